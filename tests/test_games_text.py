@@ -1,8 +1,12 @@
 from gm_daemon.games.protocol import Seat
 from gm_daemon.games.text import fold, match_seat
 
-SEATS = [Seat("mueller", "E. Müller"), Seat("glueck", "H. Glück"), Seat("pech", "V. Pech"),
-         Seat("pech2", "W. Pechvogel")]
+SEATS = [
+    Seat("mueller", "E. Müller"),
+    Seat("glueck", "H. Glück"),
+    Seat("pech", "V. Pech"),
+    Seat("pech2", "W. Pechvogel"),
+]
 
 
 def test_fold_writes_umlauts_as_two_letters():

@@ -81,16 +81,16 @@ class OrdersRejected(Exception):
         self.problems = list(problems)
 
 
-O = TypeVar("O", bound=BaseModel)
+Ord = TypeVar("Ord", bound=BaseModel)
 S = TypeVar("S", bound=BaseModel)
 Opt = TypeVar("Opt", bound=BaseModel)
 
 
 @dataclass
-class Accepted(Generic[O]):
+class Accepted(Generic[Ord]):
     """A valid submission: the orders to store, and warnings about what was auto-corrected."""
 
-    orders: O
+    orders: Ord
     warnings: list[Problem] = field(default_factory=list)
 
 
@@ -116,7 +116,7 @@ class Report:
 
 
 @dataclass
-class Resolution(Generic[S, O]):
+class Resolution(Generic[S, Ord]):
     """What ``resolve`` returns. ``events`` is structured data for the game log and tests."""
 
     state: S
@@ -125,17 +125,17 @@ class Resolution(Generic[S, O]):
     # Final ranking when finished: a list of ranks, each a list of seat ids sharing that rank.
     ranking: list[list[str]] | None = None
     # Orders that stay on file for the next phase (a Hornberg plan of a player not yet on turn).
-    carried: dict[str, O] = field(default_factory=dict)
+    carried: dict[str, Ord] = field(default_factory=dict)
 
 
-class Game(Protocol[Opt, S, O]):
+class Game(Protocol[Opt, S, Ord]):
     """One game kind. Implementations are stateless objects registered in ``games.registry``."""
 
     kind: ClassVar[str]  # the config's ``kind``, e.g. "highnoon"
     title: ClassVar[Mapping[Lang, str]]  # display name per language
     Options: type[Opt]  # pydantic model of [games.options]
     State: type[S]
-    Orders: type[O]
+    Orders: type[Ord]
     resolves_on_receipt: ClassVar[bool]  # True: every accepted submission resolves at once
 
     # --- lifecycle -------------------------------------------------------------------
@@ -143,7 +143,9 @@ class Game(Protocol[Opt, S, O]):
         """The initial state; raises ValueError with a GM-readable reason (e.g. too few)."""
         ...
 
-    def resolve(self, state: S, orders: Mapping[str, O], rng: random.Random) -> Resolution[S, O]:
+    def resolve(
+        self, state: S, orders: Mapping[str, Ord], rng: random.Random
+    ) -> Resolution[S, Ord]:
         """Resolve the current phase. ``orders`` holds an entry for every owed seat (the
         daemon fills gaps with ``default_orders``) plus any carried or plan orders."""
         ...
@@ -172,19 +174,17 @@ class Game(Protocol[Opt, S, O]):
         ...
 
     # --- orders ----------------------------------------------------------------------
-    def read_orders(
-        self, lines: Sequence[Line], state: S, seat: str, lang: Lang
-    ) -> Accepted[O]:
+    def read_orders(self, lines: Sequence[Line], state: S, seat: str, lang: Lang) -> Accepted[Ord]:
         """Parse and check a submission against the state; raise OrdersRejected listing
         every problem. ``lines`` are already stripped of quotes, signature, comments and the
         daemon's own header lines (Code/Spiel/Runde)."""
         ...
 
-    def default_orders(self, state: S, seat: str) -> O:
+    def default_orders(self, state: S, seat: str) -> Ord:
         """The NMR orders for a seat that owes orders and sent none."""
         ...
 
-    def describe_orders(self, state: S, seat: str, orders: O, lang: Lang) -> str:
+    def describe_orders(self, state: S, seat: str, orders: Ord, lang: Lang) -> str:
         """The normalised orders, as listed in acknowledgements and the NMR section."""
         ...
 
@@ -202,7 +202,7 @@ class Game(Protocol[Opt, S, O]):
         """The current state as this seat may see it (own hand included, others' hidden)."""
         ...
 
-    def report(self, before: S, resolution: Resolution[S, O], lang: Lang) -> Report:
+    def report(self, before: S, resolution: Resolution[S, Ord], lang: Lang) -> Report:
         """The result of one resolution: the Zwischenstand and whatever the game publishes;
         the final ranking when ``resolution.finished``."""
         ...

@@ -8,8 +8,9 @@ from collections.abc import Sequence
 
 from gm_daemon.games.protocol import Seat
 
-_UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "Ä": "ae", "Ö": "oe",
-                          "Ü": "ue"})
+_UMLAUTS = str.maketrans(
+    {"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "Ä": "ae", "Ö": "oe", "Ü": "ue"}
+)
 
 
 def fold(text: str) -> str:
