@@ -27,7 +27,7 @@ def find_game(kind: str) -> Game[Any, Any, Any]:
     """The engine for a config ``kind``; UnknownKind names the kinds that exist."""
     target = _KINDS.get(kind)
     if target is None:
-        raise UnknownKind(f"unknown game kind {kind!r}; known: {', '.join(available_kinds())}")
+        raise UnknownKind(f"unknown game kind {kind!r}; known: {', '.join(_KINDS)}")
     module_name, attr = target.split(":")
     try:
         module = importlib.import_module(module_name)
@@ -35,13 +35,19 @@ def find_game(kind: str) -> Game[Any, Any, Any]:
         if exc.name and module_name.startswith(exc.name):
             raise UnknownKind(f"game kind {kind!r} is not available in this version") from exc
         raise
-    return getattr(module, attr)
+    game = getattr(module, attr, None)
+    if game is None:
+        raise UnknownKind(f"game kind {kind!r} is not available in this version")
+    return game
 
 
 def available_kinds() -> list[str]:
     """Kinds whose package is installed (the table may name kinds still being built)."""
     found = []
-    for kind, target in _KINDS.items():
-        if importlib.util.find_spec(target.split(":")[0]) is not None:
-            found.append(kind)
+    for kind in _KINDS:
+        try:
+            find_game(kind)
+        except UnknownKind:
+            continue
+        found.append(kind)
     return found

@@ -1,0 +1,54 @@
+"""The two interfaces the daemon talks to, whatever carries the mail.
+
+Intake is at-least-once from the mailbox: the daemon stores a ``RawMail`` in its database
+(deduplicated by ``key`` and Message-ID) and only then calls ``Inbox.done(key)``, so a crash
+in between fetches the mail again and the store drops the duplicate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from email.message import EmailMessage
+from typing import Protocol
+
+
+@dataclass(frozen=True)
+class RawMail:
+    """A message as fetched. ``key`` is unique per mailbox and stable across restarts:
+    ``imap:<UIDVALIDITY>:<UID>`` or ``maildir:<unique name>``."""
+
+    key: str
+    data: bytes
+
+
+class Inbox(Protocol):
+    async def fetch(self) -> Sequence[RawMail]:
+        """Every message not yet marked done (fetched without setting \\Seen)."""
+        ...
+
+    async def done(self, key: str) -> None:
+        """Mark a stored message as processed (\\Seen / moved to cur/), never to fetch again."""
+        ...
+
+    async def wait(self, timeout: float) -> None:
+        """Return when new mail may have arrived (IMAP IDLE push) or after ``timeout``."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+class SendError(Exception):
+    """A send that failed. ``permanent`` (5xx, bad address) is not retried."""
+
+    def __init__(self, message: str, *, permanent: bool = False):
+        super().__init__(message)
+        self.permanent = permanent
+
+
+class Sender(Protocol):
+    async def send(self, message: EmailMessage, sender: str, recipients: Sequence[str]) -> None:
+        """Deliver one message or raise SendError."""
+        ...
+
+    async def close(self) -> None: ...
