@@ -1,0 +1,310 @@
+"""The GM's one config file (TOML), validated with pydantic.
+
+Every problem is reported with its key path (``games[0].players[2].email``) so that
+``gm-daemon check`` tells the GM exactly what to fix. Secrets never live in this file: IMAP and
+SMTP passwords come from a file or an environment variable.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Annotated, Any, Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from apscheduler.triggers.cron import CronTrigger
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+
+from gm_daemon.games import UnknownKind, find_game
+
+_DURATION = re.compile(r"(\d+)\s*([wdhms])")
+_UNITS = {"w": "weeks", "d": "days", "h": "hours", "m": "minutes", "s": "seconds"}
+_ADDRESS = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")
+
+
+def parse_duration(text: str) -> timedelta:
+    """ "7d", "24h", "1d12h", "90m" -> timedelta; anything else is an error."""
+    cleaned = text.strip().lower()
+    parts = _DURATION.findall(cleaned)
+    if not parts or _DURATION.sub("", cleaned).strip():
+        raise ValueError(f"{text!r} is not a duration; write e.g. '7d', '24h', '1d12h' or '90m'")
+    delta = timedelta(**{_UNITS[unit]: 0 for unit in _UNITS})
+    for amount, unit in parts:
+        delta += timedelta(**{_UNITS[unit]: int(amount)})
+    if delta <= timedelta(0):
+        raise ValueError("a duration must be longer than zero")
+    return delta
+
+
+def _check_duration(text: str) -> str:
+    parse_duration(text)
+    return text
+
+
+def _check_address(text: str) -> str:
+    if not _ADDRESS.match(text.strip()):
+        raise ValueError(f"{text!r} is not an email address")
+    return text.strip().lower()
+
+
+def _check_timezone(name: str) -> str:
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise ValueError(f"unknown time zone {name!r}; use e.g. 'Europe/Berlin'") from exc
+    return name
+
+
+def _check_cron(expr: str) -> str:
+    try:
+        CronTrigger.from_crontab(expr)
+    except ValueError as exc:
+        raise ValueError(f"bad cron expression {expr!r}: {exc}") from exc
+    return expr
+
+
+Duration = Annotated[str, AfterValidator(_check_duration)]
+Address = Annotated[str, AfterValidator(_check_address)]
+Slug = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Secret(Strict):
+    """Where a password comes from: a file (first line) or an environment variable."""
+
+    password_file: Path | None = None
+    password_env: str | None = None
+
+    def password(self) -> str | None:
+        if self.password_file is not None:
+            return self.password_file.read_text(encoding="utf-8").splitlines()[0].strip()
+        if self.password_env is not None:
+            value = os.environ.get(self.password_env)
+            if value is None:
+                raise ValueError(f"environment variable {self.password_env} is not set")
+            return value
+        return None
+
+
+class DaemonSection(Strict):
+    database: Path = Path("var/gm.sqlite")
+    timezone: Annotated[str, AfterValidator(_check_timezone)] = "Europe/Berlin"
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+
+    @property
+    def tz(self) -> ZoneInfo:
+        return ZoneInfo(self.timezone)
+
+
+class MaildirSection(Strict):
+    inbox: Path = Path("var/mail/inbox")
+    outbox: Path = Path("var/mail/outbox")
+
+
+class ImapSection(Secret):
+    host: str
+    port: int = 993
+    security: Literal["tls", "starttls", "none"] = "tls"
+    username: str
+    folder: str = "INBOX"
+    idle: bool = True
+    poll_seconds: Annotated[int, Field(ge=5)] = 60
+    ca_file: Path | None = None  # trust this CA (self-signed test servers)
+
+
+class SmtpSection(Secret):
+    host: str
+    port: int = 587
+    security: Literal["tls", "starttls", "none"] = "starttls"
+    username: str | None = None
+    ca_file: Path | None = None
+
+
+class MailSection(Strict):
+    address: Address
+    name: str = "Spielleiter"
+    transport: Literal["maildir", "imap"] = "maildir"
+    maildir: MaildirSection = MaildirSection()
+    imap: ImapSection | None = None
+    smtp: SmtpSection | None = None
+    max_mails_per_hour: Annotated[int, Field(ge=1)] = 30  # per sender; beyond: no answer
+
+    @model_validator(mode="after")
+    def _servers_for_imap(self) -> MailSection:
+        if self.transport == "imap":
+            missing = [key for key in ("imap", "smtp") if getattr(self, key) is None]
+            if missing:
+                sections = ", ".join(f"[mail.{m}]" for m in missing)
+                raise ValueError(f'transport = "imap" needs {sections}')
+        return self
+
+    @property
+    def domain(self) -> str:
+        return self.address.split("@", 1)[1]
+
+
+class Deadlines(BaseModel):
+    """When phases end. Either a grid (``first`` + ``every``, or ``cron``) in local time, or
+    a length per phase type (``turn = "48h"``), counted from the start of the phase."""
+
+    model_config = ConfigDict(extra="allow")
+
+    first: datetime | None = None
+    every: Duration | None = None
+    cron: Annotated[str, AfterValidator(_check_cron)] | None = None
+    min_notice: Duration = "24h"  # a grid deadline closer than this after a phase start is skipped
+
+    @model_validator(mode="after")
+    def _one_schedule(self) -> Deadlines:
+        if self.cron and (self.first or self.every):
+            raise ValueError("give either cron or first/every, not both")
+        for key, value in (self.model_extra or {}).items():
+            if not isinstance(value, str):
+                raise ValueError(f"{key}: a phase-type length must be a duration like '48h'")
+            parse_duration(value)
+        if not (self.first or self.every or self.cron or self.model_extra):
+            raise ValueError("give first and every, or cron, or a length per phase type")
+        if self.first is not None and self.first.tzinfo is not None:
+            raise ValueError("first is local time in [daemon] timezone; leave out the offset")
+        return self
+
+    def lengths(self) -> dict[str, timedelta]:
+        return {key: parse_duration(value) for key, value in (self.model_extra or {}).items()}
+
+
+class PlayerConfig(Strict):
+    name: Annotated[str, Field(min_length=1)]
+    email: Address
+    code: Annotated[str, Field(pattern=r"^[A-Za-z0-9-]{4,40}$")] | None = None
+    id: Slug | None = None
+
+    def seat_id(self) -> str:
+        return self.id or slugify(self.name)
+
+
+class GameConfig(Strict):
+    id: Slug
+    kind: str
+    title: str | None = None
+    language: Literal["de", "en"] = "de"
+    seed: str | None = None
+    reminder: Duration | None = None
+    resolve_early: bool = False
+    deadlines: Deadlines
+    players: list[PlayerConfig]
+    options: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("kind")
+    @classmethod
+    def _known_kind(cls, kind: str) -> str:
+        try:
+            find_game(kind)
+        except UnknownKind as exc:
+            raise ValueError(str(exc)) from exc
+        return kind
+
+    @model_validator(mode="after")
+    def _players_and_options(self) -> GameConfig:
+        seen_ids: dict[str, str] = {}
+        seen_emails: set[str] = set()
+        for player in self.players:
+            seat = player.seat_id()
+            if seat in seen_ids:
+                raise ValueError(
+                    f"players {seen_ids[seat]!r} and {player.name!r} share id {seat!r}"
+                )
+            seen_ids[seat] = player.name
+            if player.email in seen_emails:
+                raise ValueError(f"two players share the address {player.email}")
+            seen_emails.add(player.email)
+        game = find_game(self.kind)
+        try:
+            game.Options.model_validate(self.options)
+        except ValidationError as exc:
+            raise ValueError(_describe(exc, prefix="options")) from exc
+        return self
+
+    def parsed_options(self) -> BaseModel:
+        return find_game(self.kind).Options.model_validate(self.options)
+
+
+class Config(Strict):
+    daemon: DaemonSection = DaemonSection()
+    mail: MailSection
+    games: list[GameConfig] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _unique_games(self) -> Config:
+        ids = [g.id.lower() for g in self.games]
+        dupes = sorted({i for i in ids if ids.count(i) > 1})
+        if dupes:
+            raise ValueError(f"game ids used twice: {', '.join(dupes)}")
+        return self
+
+    def game(self, game_id: str) -> GameConfig:
+        for game in self.games:
+            if game.id == game_id:
+                return game
+        raise KeyError(game_id)
+
+
+class ConfigError(Exception):
+    """Every problem in a config file, one per line, each with its key path."""
+
+    def __init__(self, path: Path, problems: list[str]):
+        self.path = path
+        self.problems = problems
+        super().__init__(f"{path}: " + "; ".join(problems))
+
+
+def slugify(name: str) -> str:
+    from gm_daemon.games.text import fold
+
+    return re.sub(r"[^a-z0-9]+", "-", fold(name)).strip("-") or "player"
+
+
+def _describe(exc: ValidationError, prefix: str = "") -> str:
+    return "; ".join(_problem_lines(exc, prefix))
+
+
+def _problem_lines(exc: ValidationError, prefix: str = "") -> list[str]:
+    lines = []
+    for error in exc.errors():
+        parts = [prefix] if prefix else []
+        for loc in error["loc"]:
+            if isinstance(loc, int):
+                parts[-1:] = [f"{parts[-1]}[{loc}]"] if parts else [f"[{loc}]"]
+            else:
+                parts.append(str(loc))
+        key = ".".join(parts) or "(top level)"
+        message = error["msg"].removeprefix("Value error, ")
+        lines.append(f"{key}: {message}")
+    return lines
+
+
+def load_config(path: Path) -> Config:
+    """Read and validate; raise ConfigError naming every problem with its key path."""
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        raise ConfigError(path, ["file not found"]) from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(path, [f"not valid TOML: {exc}"]) from exc
+    try:
+        return Config.model_validate(raw)
+    except ValidationError as exc:
+        raise ConfigError(path, _problem_lines(exc)) from exc

@@ -1,0 +1,489 @@
+"""The database: the single source of truth for games, orders, mail in and mail out.
+
+SQLite in WAL mode, so the CLI (``resolve``, ``status``, GM overrides) can work while the
+daemon runs. Every change that belongs together — a game's new state, its phase record and the
+result mails — is written in one ``BEGIN IMMEDIATE`` transaction: the outbox pattern. A crash
+either keeps all of it or none of it.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    seed TEXT NOT NULL,
+    state TEXT NOT NULL,
+    phase INTEGER NOT NULL,
+    phase_started_at TEXT NOT NULL,
+    deadline_at TEXT,
+    deadline_override INTEGER NOT NULL DEFAULT 0,
+    reminded_phase INTEGER NOT NULL DEFAULT 0,
+    paused INTEGER NOT NULL DEFAULT 0,
+    finished INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS players (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    seat TEXT NOT NULL,
+    name TEXT NOT NULL,
+    email TEXT NOT NULL,
+    email_override TEXT,
+    code TEXT NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE TABLE IF NOT EXISTS orders (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    phase INTEGER NOT NULL,
+    seat TEXT NOT NULL,
+    orders TEXT NOT NULL,
+    submitted_at TEXT NOT NULL,
+    inbox_id INTEGER,
+    PRIMARY KEY (game_id, phase, seat)
+);
+CREATE TABLE IF NOT EXISTS phases (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    phase INTEGER NOT NULL,
+    label TEXT NOT NULL,
+    resolved_at TEXT NOT NULL,
+    trigger TEXT NOT NULL,
+    state_before TEXT NOT NULL,
+    orders TEXT NOT NULL,
+    nmr TEXT NOT NULL,
+    events TEXT NOT NULL,
+    state_after TEXT NOT NULL,
+    PRIMARY KEY (game_id, phase)
+);
+CREATE TABLE IF NOT EXISTS inbox (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    key TEXT NOT NULL UNIQUE,
+    message_id TEXT,
+    sender TEXT,
+    received_at TEXT NOT NULL,
+    raw BLOB NOT NULL,
+    status TEXT NOT NULL DEFAULT 'new',
+    verdict TEXT,
+    processed_at TEXT
+);
+CREATE INDEX IF NOT EXISTS inbox_status ON inbox(status);
+CREATE INDEX IF NOT EXISTS inbox_message_id ON inbox(message_id);
+CREATE INDEX IF NOT EXISTS inbox_sender ON inbox(sender, received_at);
+CREATE TABLE IF NOT EXISTS outbox (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    created_at TEXT NOT NULL,
+    game_id TEXT,
+    purpose TEXT NOT NULL,
+    recipient TEXT NOT NULL,
+    message_id TEXT NOT NULL UNIQUE,
+    message BLOB NOT NULL,
+    status TEXT NOT NULL DEFAULT 'pending',
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at TEXT NOT NULL,
+    last_error TEXT,
+    sent_at TEXT
+);
+CREATE INDEX IF NOT EXISTS outbox_due ON outbox(status, next_attempt_at);
+"""
+
+
+def iso(moment: datetime) -> str:
+    return moment.astimezone(UTC).isoformat(timespec="seconds")
+
+
+def from_iso(text: str) -> datetime:
+    return datetime.fromisoformat(text)
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: str
+    kind: str
+    seed: str
+    state: dict[str, Any]
+    phase: int
+    phase_started_at: datetime
+    deadline_at: datetime | None
+    deadline_override: bool
+    reminded_phase: int
+    paused: bool
+    finished: bool
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> GameRow:
+        return cls(
+            id=row["id"],
+            kind=row["kind"],
+            seed=row["seed"],
+            state=json.loads(row["state"]),
+            phase=row["phase"],
+            phase_started_at=from_iso(row["phase_started_at"]),
+            deadline_at=from_iso(row["deadline_at"]) if row["deadline_at"] else None,
+            deadline_override=bool(row["deadline_override"]),
+            reminded_phase=row["reminded_phase"],
+            paused=bool(row["paused"]),
+            finished=bool(row["finished"]),
+        )
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    game_id: str
+    seat: str
+    name: str
+    email: str  # the address in force (a GM override wins over the config)
+    code: str
+
+
+@dataclass(frozen=True)
+class InboxRow:
+    id: int
+    key: str
+    raw: bytes
+
+
+@dataclass(frozen=True)
+class OutboxRow:
+    id: int
+    recipient: str
+    message: bytes
+    attempts: int
+
+
+class Store:
+    """Thin queries over one SQLite file. Methods are small and named after what they mean."""
+
+    def __init__(self, path: Path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self.db = sqlite3.connect(path, isolation_level=None, timeout=30)
+        self.db.row_factory = sqlite3.Row
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.execute("PRAGMA foreign_keys=ON")
+        self.db.executescript(_SCHEMA)
+        self.db.execute(
+            "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)",
+            (str(SCHEMA_VERSION),),
+        )
+
+    def close(self) -> None:
+        self.db.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """BEGIN IMMEDIATE: writers queue up, so two resolvers of one phase cannot interleave."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.db
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    # --- games -------------------------------------------------------------------------
+    def game(self, game_id: str) -> GameRow | None:
+        row = self.db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+        return GameRow.from_row(row) if row else None
+
+    def games(self) -> list[GameRow]:
+        return [GameRow.from_row(r) for r in self.db.execute("SELECT * FROM games ORDER BY id")]
+
+    def insert_game(
+        self,
+        game_id: str,
+        kind: str,
+        seed: str,
+        state: dict[str, Any],
+        phase: int,
+        started: datetime,
+        deadline: datetime | None,
+    ) -> None:
+        self.db.execute(
+            "INSERT INTO games(id, kind, seed, state, phase, phase_started_at, deadline_at,"
+            " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                game_id,
+                kind,
+                seed,
+                json.dumps(state),
+                phase,
+                iso(started),
+                iso(deadline) if deadline else None,
+                iso(started),
+            ),
+        )
+
+    def advance_game(
+        self,
+        game_id: str,
+        from_phase: int,
+        state: dict[str, Any],
+        phase: int,
+        started: datetime,
+        deadline: datetime | None,
+        finished: bool,
+    ) -> bool:
+        """Move a game on, only if it is still in ``from_phase``: the guard that makes a
+        resolution happen once even when the deadline timer and ``gm-daemon resolve`` race."""
+        cursor = self.db.execute(
+            "UPDATE games SET state = ?, phase = ?, phase_started_at = ?, deadline_at = ?,"
+            " deadline_override = 0, finished = ? WHERE id = ? AND phase = ?",
+            (
+                json.dumps(state),
+                phase,
+                iso(started),
+                iso(deadline) if deadline else None,
+                int(finished),
+                game_id,
+                from_phase,
+            ),
+        )
+        return cursor.rowcount == 1
+
+    def set_deadline(self, game_id: str, deadline: datetime | None, *, override: bool) -> None:
+        self.db.execute(
+            "UPDATE games SET deadline_at = ?, deadline_override = ? WHERE id = ?",
+            (iso(deadline) if deadline else None, int(override), game_id),
+        )
+
+    def set_paused(self, game_id: str, paused: bool) -> None:
+        self.db.execute("UPDATE games SET paused = ? WHERE id = ?", (int(paused), game_id))
+
+    def set_reminded(self, game_id: str, phase: int) -> None:
+        self.db.execute("UPDATE games SET reminded_phase = ? WHERE id = ?", (phase, game_id))
+
+    # --- players -----------------------------------------------------------------------
+    def insert_player(self, game_id: str, seat: str, name: str, email: str, code: str) -> None:
+        self.db.execute(
+            "INSERT INTO players(game_id, seat, name, email, code) VALUES (?, ?, ?, ?, ?)",
+            (game_id, seat, name, email, code),
+        )
+
+    def update_player_from_config(self, game_id: str, seat: str, name: str, email: str) -> None:
+        self.db.execute(
+            "UPDATE players SET name = ?, email = ? WHERE game_id = ? AND seat = ?",
+            (name, email, game_id, seat),
+        )
+
+    def override_email(self, game_id: str, seat: str, email: str | None) -> bool:
+        cursor = self.db.execute(
+            "UPDATE players SET email_override = ? WHERE game_id = ? AND seat = ?",
+            (email, game_id, seat),
+        )
+        return cursor.rowcount == 1
+
+    def players(self, game_id: str) -> list[PlayerRow]:
+        return [
+            _player(r)
+            for r in self.db.execute(
+                "SELECT * FROM players WHERE game_id = ? ORDER BY rowid", (game_id,)
+            )
+        ]
+
+    def players_by_email(self, email: str) -> list[PlayerRow]:
+        return [
+            _player(r)
+            for r in self.db.execute(
+                "SELECT * FROM players WHERE COALESCE(email_override, email) = ? ORDER BY rowid",
+                (email.lower(),),
+            )
+        ]
+
+    # --- orders ------------------------------------------------------------------------
+    def put_orders(
+        self,
+        game_id: str,
+        phase: int,
+        seat: str,
+        orders: dict[str, Any],
+        at: datetime,
+        inbox_id: int | None,
+    ) -> None:
+        self.db.execute(
+            "INSERT OR REPLACE INTO orders(game_id, phase, seat, orders, submitted_at, inbox_id)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (game_id, phase, seat, json.dumps(orders), iso(at), inbox_id),
+        )
+
+    def delete_orders(self, game_id: str, phase: int, seat: str) -> bool:
+        cursor = self.db.execute(
+            "DELETE FROM orders WHERE game_id = ? AND phase = ? AND seat = ?",
+            (game_id, phase, seat),
+        )
+        return cursor.rowcount == 1
+
+    def orders(self, game_id: str, phase: int) -> dict[str, dict[str, Any]]:
+        return {
+            r["seat"]: json.loads(r["orders"])
+            for r in self.db.execute(
+                "SELECT seat, orders FROM orders WHERE game_id = ? AND phase = ?",
+                (game_id, phase),
+            )
+        }
+
+    # --- phase records -----------------------------------------------------------------
+    def record_phase(
+        self,
+        game_id: str,
+        phase: int,
+        label: str,
+        at: datetime,
+        trigger: str,
+        before: dict[str, Any],
+        orders: dict[str, Any],
+        nmr: list[str],
+        events: list[dict[str, Any]],
+        after: dict[str, Any],
+    ) -> None:
+        self.db.execute(
+            "INSERT INTO phases(game_id, phase, label, resolved_at, trigger, state_before,"
+            " orders, nmr, events, state_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                game_id,
+                phase,
+                label,
+                iso(at),
+                trigger,
+                json.dumps(before),
+                json.dumps(orders),
+                json.dumps(nmr),
+                json.dumps(events),
+                json.dumps(after),
+            ),
+        )
+
+    def phase_records(self, game_id: str) -> list[sqlite3.Row]:
+        return list(
+            self.db.execute("SELECT * FROM phases WHERE game_id = ? ORDER BY phase", (game_id,))
+        )
+
+    # --- inbox -------------------------------------------------------------------------
+    def store_incoming(
+        self, key: str, message_id: str | None, sender: str | None, raw: bytes, at: datetime
+    ) -> bool:
+        """Keep a fetched message; False if it is already here (same mailbox key, or the
+        same Message-ID delivered twice)."""
+        if (
+            message_id
+            and self.db.execute(
+                "SELECT 1 FROM inbox WHERE message_id = ?", (message_id,)
+            ).fetchone()
+        ):
+            return False
+        cursor = self.db.execute(
+            "INSERT OR IGNORE INTO inbox(key, message_id, sender, received_at, raw)"
+            " VALUES (?, ?, ?, ?, ?)",
+            (key, message_id, sender, iso(at), raw),
+        )
+        return cursor.rowcount == 1
+
+    def has_key(self, key: str) -> bool:
+        return self.db.execute("SELECT 1 FROM inbox WHERE key = ?", (key,)).fetchone() is not None
+
+    def unprocessed(self) -> list[InboxRow]:
+        return [
+            InboxRow(r["id"], r["key"], r["raw"])
+            for r in self.db.execute(
+                "SELECT id, key, raw FROM inbox WHERE status = 'new' ORDER BY id"
+            )
+        ]
+
+    def finish_incoming(self, inbox_id: int, status: str, verdict: str, at: datetime) -> None:
+        self.db.execute(
+            "UPDATE inbox SET status = ?, verdict = ?, processed_at = ? WHERE id = ?",
+            (status, verdict, iso(at), inbox_id),
+        )
+
+    def recent_from(self, sender: str, since: datetime) -> int:
+        row = self.db.execute(
+            "SELECT COUNT(*) FROM inbox WHERE sender = ? AND received_at >= ?",
+            (sender, iso(since)),
+        ).fetchone()
+        return int(row[0])
+
+    def shunted(self) -> list[sqlite3.Row]:
+        return list(
+            self.db.execute(
+                "SELECT id, key, sender, received_at, verdict FROM inbox WHERE status = 'shunted'"
+            )
+        )
+
+    # --- outbox ------------------------------------------------------------------------
+    def enqueue(
+        self,
+        game_id: str | None,
+        purpose: str,
+        recipient: str,
+        message_id: str,
+        message: bytes,
+        at: datetime,
+    ) -> None:
+        self.db.execute(
+            "INSERT INTO outbox(created_at, game_id, purpose, recipient, message_id, message,"
+            " next_attempt_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (iso(at), game_id, purpose, recipient, message_id, message, iso(at)),
+        )
+
+    def due_mail(self, now: datetime, limit: int = 100) -> list[OutboxRow]:
+        return [
+            OutboxRow(r["id"], r["recipient"], r["message"], r["attempts"])
+            for r in self.db.execute(
+                "SELECT id, recipient, message, attempts FROM outbox WHERE status = 'pending'"
+                " AND next_attempt_at <= ? ORDER BY id LIMIT ?",
+                (iso(now), limit),
+            )
+        ]
+
+    def next_mail_attempt(self) -> datetime | None:
+        row = self.db.execute(
+            "SELECT MIN(next_attempt_at) FROM outbox WHERE status = 'pending'"
+        ).fetchone()
+        return from_iso(row[0]) if row and row[0] else None
+
+    def mark_sent(self, outbox_id: int, at: datetime) -> None:
+        self.db.execute(
+            "UPDATE outbox SET status = 'sent', sent_at = ?, attempts = attempts + 1 WHERE id = ?",
+            (iso(at), outbox_id),
+        )
+
+    def mark_attempt_failed(self, outbox_id: int, error: str, retry_at: datetime | None) -> None:
+        """A failed send: retry at ``retry_at``, or give up (status 'failed') when None."""
+        self.db.execute(
+            "UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at ="
+            " COALESCE(?, next_attempt_at), status = CASE WHEN ? IS NULL THEN 'failed'"
+            " ELSE 'pending' END WHERE id = ?",
+            (
+                error[:500],
+                iso(retry_at) if retry_at else None,
+                iso(retry_at) if retry_at else None,
+                outbox_id,
+            ),
+        )
+
+    def outbox_counts(self) -> dict[str, int]:
+        return {
+            r["status"]: r["n"]
+            for r in self.db.execute("SELECT status, COUNT(*) AS n FROM outbox GROUP BY status")
+        }
+
+
+def _player(row: sqlite3.Row) -> PlayerRow:
+    return PlayerRow(
+        game_id=row["game_id"],
+        seat=row["seat"],
+        name=row["name"],
+        email=row["email_override"] or row["email"],
+        code=row["code"],
+    )

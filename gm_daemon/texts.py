@@ -1,0 +1,101 @@
+"""Reply and report templates, one folder per language, kept as data (``templates/<lang>/``).
+
+A template file starts with a ``Subject:`` line, a blank line, then the body; ``$name``
+placeholders are filled with ``string.Template``. ``phrases.toml`` holds the short phrases.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from string import Template
+
+from gm_daemon.games.protocol import Problem, ProblemKind
+
+_DIR = Path(__file__).resolve().parent / "templates"
+LANGUAGES = ("de", "en")
+
+
+@dataclass(frozen=True)
+class Text:
+    subject: str
+    body: str
+
+
+@cache
+def _template(lang: str, name: str) -> tuple[Template, Template]:
+    raw = (_DIR / lang / f"{name}.txt").read_text(encoding="utf-8")
+    head, _, body = raw.partition("\n\n")
+    if not head.startswith("Subject: "):
+        raise ValueError(f"templates/{lang}/{name}.txt must start with a Subject: line")
+    return Template(head.removeprefix("Subject: ").strip()), Template(body)
+
+
+@cache
+def phrases(lang: str) -> dict[str, str]:
+    with (_DIR / lang / "phrases.toml").open("rb") as handle:
+        return tomllib.load(handle)
+
+
+def phrase(lang: str, key: str, **values: object) -> str:
+    return Template(phrases(lang)[key]).substitute(values)
+
+
+def render(lang: str, name: str, **values: object) -> Text:
+    """Fill a template; a missing value is a programming error and raises KeyError."""
+    subject, body = _template(lang, name)
+    text = body.substitute(values)
+    return Text(subject.substitute(values), _tidy(text))
+
+
+def _tidy(text: str) -> str:
+    """Collapse runs of blank lines left by empty sections; end with one newline."""
+    lines = text.rstrip().splitlines()
+    tidy: list[str] = []
+    for line in lines:
+        line = line.rstrip()
+        if line or (tidy and tidy[-1]):
+            tidy.append(line)
+    return "\n".join(tidy) + "\n"
+
+
+_KIND_ORDER = (ProblemKind.SYNTAX, ProblemKind.ILLEGAL, ProblemKind.AMBIGUOUS)
+
+
+def problems_text(problems: list[Problem], lang: str) -> str:
+    """Problems grouped as not understood / not allowed / ambiguous, each with its line,
+    the line as written, what is wrong and what would be right."""
+    blocks = []
+    for kind in _KIND_ORDER:
+        chosen = [p for p in problems if p.kind == kind]
+        if not chosen:
+            continue
+        lines = [phrase(lang, f"kind_{kind.value}") + ":"]
+        for problem in sorted(chosen, key=lambda p: p.line or 0):
+            lines.extend(_problem_lines(problem, lang))
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)
+
+
+def _problem_lines(problem: Problem, lang: str) -> list[str]:
+    where = (
+        f'{phrase(lang, "line")} {problem.line}: "{problem.source.strip()}"'
+        if problem.line is not None
+        else phrase(lang, "whole_mail")
+    )
+    lines = [f"- {where}", f"  {problem.message}"]
+    if problem.hint:
+        lines.append(f"  {phrase(lang, 'right')}: {problem.hint}")
+    return lines
+
+
+def warnings_text(warnings: list[Problem], lang: str) -> str:
+    if not warnings:
+        return ""
+    lines = [phrase(lang, "warnings")]
+    for warning in warnings:
+        where = f"{phrase(lang, 'line')} {warning.line}: " if warning.line is not None else ""
+        lines.append(f"- {where}{warning.message}")
+    return "\n" + "\n".join(lines) + "\n"
