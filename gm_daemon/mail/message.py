@@ -1,0 +1,458 @@
+"""Pure decoding of incoming mail: headers, loop guard, the body as plain text, order lines.
+
+Players write from every mail client there is, so everything here is lenient: a broken
+charset, a missing boundary or a garbage header degrades the result but never raises. The
+daemon must be able to answer (or deliberately ignore) any message it stored.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import codecs
+import email
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from email.message import Message
+from email.utils import getaddresses
+from html.parser import HTMLParser
+
+from gm_daemon.games.protocol import Line
+
+
+@dataclass(frozen=True)
+class Incoming:
+    """The parts of a mail the daemon acts on. ``automated`` is None for a human mail, else
+    the reason it must never be answered (answering auto-replies and bounces makes loops)."""
+
+    message_id: str | None
+    sender: str
+    display_name: str
+    subject: str
+    in_reply_to: str | None
+    references: tuple[str, ...]
+    automated: str | None
+    text: str
+
+
+def parse_incoming(data: bytes, own_address: str) -> Incoming:
+    """Decode one raw message. Never raises: junk input yields empty fields instead."""
+    msg = email.message_from_bytes(data)
+    headers = _Headers(msg)
+    sender, display_name = _from_address(headers.raw("from"))
+    return Incoming(
+        message_id=_first_msgid(headers.get("message-id")),
+        sender=sender,
+        display_name=display_name,
+        subject=" ".join(headers.get("subject").split()),
+        in_reply_to=_first_msgid(headers.get("in-reply-to")),
+        references=tuple(_MSGID.findall(headers.get("references"))),
+        automated=_automated(msg, headers, sender, own_address),
+        text=body_text(msg),
+    )
+
+
+# --- headers -------------------------------------------------------------------------------
+
+
+class _Headers:
+    """First occurrence of each header, decoded to text (raw 8-bit and RFC 2047 words).
+
+    ``Message.raw_items`` is used instead of ``msg[name]`` because the compat32 API turns
+    8-bit header bytes into ``Header`` objects that lose the text."""
+
+    def __init__(self, msg: Message) -> None:
+        self._raw: dict[str, str] = {}
+        for name, value in msg.raw_items():
+            self._raw.setdefault(name.lower(), value if isinstance(value, str) else str(value))
+
+    def has(self, name: str) -> bool:
+        return name in self._raw
+
+    def raw(self, name: str) -> str:
+        """Header text with 8-bit bytes decoded but encoded words left alone (for addresses)."""
+        return _unsurrogate(self._raw.get(name, ""))
+
+    def get(self, name: str) -> str:
+        return decode_words(self.raw(name))
+
+
+def _unsurrogate(value: str) -> str:
+    """The parser keeps raw 8-bit header bytes as surrogate escapes; decode them properly
+    (RFC 6532 says UTF-8, old clients send Latin-1)."""
+    try:
+        value.encode("utf-8")
+        return value
+    except UnicodeEncodeError:
+        raw = value.encode("utf-8", "surrogateescape")
+        return decode_bytes(raw, "utf-8")
+
+
+_ENCODED_WORD = re.compile(r"=\?([^?\s]+)\?([QqBb])\?([^?\s]*)\?=")
+_BETWEEN_WORDS = re.compile(r"(=\?[^?\s]+\?[QqBb]\?[^?\s]*\?=)\s+(?==\?[^?\s]+\?[QqBb]\?)")
+
+
+def decode_words(value: str) -> str:
+    """Decode RFC 2047 encoded words; whitespace between two adjacent words is dropped."""
+    value = _BETWEEN_WORDS.sub(r"\1", value)
+    return _ENCODED_WORD.sub(_decode_word, value)
+
+
+def _decode_word(match: re.Match[str]) -> str:
+    charset = match.group(1).split("*", 1)[0]  # RFC 2231 language suffix
+    payload = match.group(3)
+    if match.group(2) in "Qq":
+        raw = _q_decode(payload)
+    else:
+        try:
+            raw = base64.b64decode(payload + "=" * (-len(payload) % 4), validate=True)
+        except (binascii.Error, ValueError):
+            return match.group(0)
+    return decode_bytes(raw, charset)
+
+
+def _q_decode(payload: str) -> bytes:
+    """RFC 2047 "Q": like quoted-printable, with "_" for a space; bad escapes stay literal."""
+    text = payload.replace("_", " ").encode("ascii", "replace")
+    return re.sub(rb"=([0-9A-Fa-f]{2})", lambda m: bytes([int(m.group(1), 16)]), text)
+
+
+_MSGID = re.compile(r"<[^<>\s]+>")
+
+
+def _first_msgid(value: str) -> str | None:
+    found = _MSGID.search(value)
+    if found:
+        return found.group(0)
+    return value.strip() or None
+
+
+def _from_address(value: str) -> tuple[str, str]:
+    """The first real address of From: as (lower-cased address, decoded display name)."""
+    for name, addr in getaddresses([value]):
+        if "@" in addr:
+            return addr.strip().lower(), " ".join(decode_words(name).split())
+    return "", ""
+
+
+# --- loop guard ----------------------------------------------------------------------------
+
+_DAEMON_LOCALPARTS = frozenset({"mailer-daemon", "postmaster"})
+
+
+def _automated(msg: Message, headers: _Headers, sender: str, own_address: str) -> str | None:
+    """Why this mail must not be answered, or None. The first matching reason wins."""
+    for check in (_auto_submitted, _precedence, _list_mail, _autoreply_header):
+        reason = check(headers)
+        if reason:
+            return reason
+    if headers.has("return-path") and headers.raw("return-path").replace(" ", "") == "<>":
+        return "Return-Path: <>"
+    if msg.get_content_type() == "multipart/report":
+        return "multipart/report (delivery status notification)"
+    if not sender:
+        return "no sender address"
+    if sender.split("@", 1)[0] in _DAEMON_LOCALPARTS:
+        return f"sender {sender}"
+    own = getaddresses([own_address])
+    if own and sender == own[0][1].strip().lower():
+        return "sent from our own address"
+    return None
+
+
+def _auto_submitted(headers: _Headers) -> str | None:
+    value = headers.get("auto-submitted").strip()
+    if headers.has("auto-submitted") and value.split(";", 1)[0].strip().lower() != "no":
+        return f"Auto-Submitted: {value}"
+    return None
+
+
+def _precedence(headers: _Headers) -> str | None:
+    value = headers.get("precedence").strip().lower()
+    return f"Precedence: {value}" if value in {"bulk", "list", "junk", "auto_reply"} else None
+
+
+def _list_mail(headers: _Headers) -> str | None:
+    for name in ("List-Id", "List-Unsubscribe"):
+        if headers.has(name.lower()):
+            return f"{name} present (list mail)"
+    return None
+
+
+def _autoreply_header(headers: _Headers) -> str | None:
+    for name in ("X-Autoreply", "X-Autorespond"):
+        if headers.has(name.lower()):
+            return f"{name} present"
+    return None
+
+
+# --- body ----------------------------------------------------------------------------------
+
+
+def body_text(msg: Message) -> str:
+    """The body as plain text with "\\n" line ends: the first text/plain part that is not an
+    attachment, else the first such text/html part rendered as text."""
+    found: dict[str, Message] = {}
+    for part in _leaf_parts(msg):
+        ctype = part.get_content_type()
+        kind = ctype if ctype in ("text/plain", "text/html") else part.get_content_maintype()
+        found.setdefault(kind, part)
+    if "text/plain" in found:
+        return _plain_text(found["text/plain"])
+    if "text/html" in found:
+        return _tidy(html_to_text(_decoded_payload(found["text/html"])))
+    if "text" in found:  # text/enriched, text/markdown …: better raw than nothing
+        return _plain_text(found["text"])
+    return ""
+
+
+def _leaf_parts(msg: Message) -> Iterator[Message]:
+    """Non-attachment leaf parts in order, not descending into attached messages
+    (a forwarded mail's text is not the sender's own text)."""
+    if msg.is_multipart():
+        payload = msg.get_payload()
+        if msg.get_content_maintype() == "message" or not isinstance(payload, list):
+            return
+        for sub in payload:
+            if isinstance(sub, Message):
+                yield from _leaf_parts(sub)
+    elif not _is_attachment(msg):
+        yield msg
+
+
+def _is_attachment(part: Message) -> bool:
+    disposition = str(part.get("content-disposition", "")).split(";", 1)[0].strip().lower()
+    filename = part.get_param("filename", header="content-disposition")
+    return disposition == "attachment" or bool(filename)
+
+
+def _plain_text(part: Message) -> str:
+    text = _decoded_payload(part)
+    if str(part.get_param("format", "")).lower() == "flowed":
+        delsp = str(part.get_param("delsp", "")).lower() == "yes"
+        text = unflow(text, delsp=delsp)
+    return _tidy(text)
+
+
+def _decoded_payload(part: Message) -> str:
+    """Transfer-decoded (quoted-printable, base64) and charset-decoded payload text."""
+    try:
+        raw = part.get_payload(decode=True)
+    except Exception:  # the email package's decoders are lenient; this is a last guard
+        raw = None
+    if not isinstance(raw, bytes):
+        payload = part.get_payload()
+        raw = payload.encode("utf-8", "surrogateescape") if isinstance(payload, str) else b""
+    return decode_bytes(raw, part.get_content_charset() or "us-ascii")
+
+
+_CHARSET_ALIASES = {
+    # As browsers do (WHATWG): these labels are windows-1252 in practice.
+    "us-ascii": "windows-1252",
+    "ascii": "windows-1252",
+    "iso-8859-1": "windows-1252",
+    "latin1": "windows-1252",
+    "latin-1": "windows-1252",
+}
+
+
+def decode_bytes(raw: bytes, charset: str) -> str:
+    """Decode with the declared charset, else UTF-8, else windows-1252, else Latin-1 (which
+    cannot fail): a mislabelled or unknown charset must not lose the whole message."""
+    declared = _CHARSET_ALIASES.get(charset.strip().lower(), charset.strip().lower())
+    candidates = ["utf-8", declared] if declared == "windows-1252" else [declared, "utf-8"]
+    for candidate in [*candidates, "windows-1252"]:
+        try:
+            codecs.lookup(candidate)
+            return raw.decode(candidate)
+        except (LookupError, UnicodeError, ValueError):
+            continue
+    return raw.decode("latin-1")
+
+
+_SPACES = str.maketrans({"\u00a0": " ", "\u202f": " ", "\u2007": " ", "\ufeff": "", "\u200b": ""})
+
+
+def _tidy(text: str) -> str:
+    """Unify line ends and spaces so later steps see one form."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").translate(_SPACES)
+
+
+def unflow(text: str, *, delsp: bool) -> str:
+    """Undo RFC 3676 format=flowed: join soft-broken lines (those ending in a space) with
+    the next line of the same quote depth, and remove space-stuffing."""
+    out: list[tuple[int, str]] = []
+    continuing = False
+    for raw in _tidy(text).split("\n"):
+        depth = len(raw) - len(raw.lstrip(">"))
+        content = raw[depth:]
+        if content.startswith(" "):
+            content = content[1:]
+        flowed = content.endswith(" ") and content != "-- "
+        if flowed and delsp:
+            content = content[:-1]
+        if continuing and out and out[-1][0] == depth:
+            out[-1] = (depth, out[-1][1] + content)
+        else:
+            out.append((depth, content))
+        continuing = flowed
+    return "\n".join(">" * d + (" " + c if c else "") if d else c for d, c in out)
+
+
+# --- HTML ----------------------------------------------------------------------------------
+
+# fmt: off
+_BLOCK_TAGS = frozenset({
+    "address", "article", "aside", "blockquote", "center", "dd", "details", "div", "dl", "dt",
+    "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6",
+    "header", "hr", "li", "main", "nav", "ol", "p", "pre", "section", "summary", "table",
+    "tbody", "thead", "tfoot", "tr", "ul",
+})
+# fmt: on
+_SKIP_TAGS = frozenset({"script", "style", "head", "title", "template"})
+
+
+class _HtmlText(HTMLParser):
+    """Collects readable text: blocks and <br> end lines, <blockquote> lines get "> "."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.lines: list[str] = []
+        self._line: list[str] = []
+        self._depth = 0  # blockquote nesting
+        self._skip = 0
+        self._pre = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._tag(tag, opening=True)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "br":
+            self._flush(keep_empty=True)
+        elif tag in _BLOCK_TAGS:
+            self._flush()
+
+    def handle_endtag(self, tag: str) -> None:
+        self._tag(tag, opening=False)
+
+    def _tag(self, tag: str, *, opening: bool) -> None:
+        step = 1 if opening else -1
+        if tag in _SKIP_TAGS:
+            self._skip = max(0, self._skip + step)
+        elif tag == "br" and opening:
+            self._flush(keep_empty=True)
+        elif tag in ("td", "th") and not opening:
+            self._line.append(" ")
+        elif tag in _BLOCK_TAGS:
+            self._flush()
+            if tag == "blockquote":
+                self._depth = max(0, self._depth + step)
+            elif tag == "pre":
+                self._pre = max(0, self._pre + step)
+
+    def handle_data(self, data: str) -> None:
+        if self._skip:
+            return
+        if self._pre:
+            first, *rest = data.split("\n")
+            self._line.append(first)
+            for piece in rest:
+                self._flush(keep_empty=True)
+                self._line.append(piece)
+        else:
+            self._line.append(re.sub(r"\s+", " ", data))
+
+    def _flush(self, *, keep_empty: bool = False) -> None:
+        content = "".join(self._line)
+        self._line = []
+        if not self._pre:
+            content = re.sub(r" {2,}", " ", content).strip()
+        if content or keep_empty:
+            prefix = "> " * self._depth
+            self.lines.append((prefix + content).rstrip() if content else prefix.rstrip())
+
+    def text(self) -> str:
+        self._flush()
+        return "\n".join(self.lines)
+
+
+def html_to_text(html: str) -> str:
+    """Readable text of an HTML body (for HTML-only mails such as Apple Mail's)."""
+    parser = _HtmlText()
+    try:
+        parser.feed(html)
+        parser.close()
+    except Exception:  # HTMLParser is lenient; keep whatever was collected
+        pass
+    return parser.text()
+
+
+# --- order lines ---------------------------------------------------------------------------
+
+_REPLY_HEADER = re.compile(r"^\s*(am|on)\s.*\b(schrieb|wrote)\b.*:\s*$", re.IGNORECASE)
+_REPLY_HEADER_END = re.compile(r"\b(schrieb|wrote)\b.*:\s*$", re.IGNORECASE)
+_REPLY_HEADER_START = re.compile(r"^\s*(am|on)\s", re.IGNORECASE)
+_ORIGINAL_MESSAGE = re.compile(
+    r"^\s*-{3,}\s*(original message|ursprüngliche nachricht|original nachricht)\s*-{3,}\s*$",
+    re.IGNORECASE,
+)
+_OUTLOOK_RULE = re.compile(r"^\s*_{20,}\s*$")
+
+
+def order_lines(text: str) -> list[Line]:
+    """The lines that may be orders, numbered as in ``text``: quotes, reply headers, comments,
+    blank lines, signature and everything after ENDE (or an Outlook quote) are left out."""
+    raw = [line.rstrip("\r") for line in text.split("\n")]
+    dropped = _reply_header_lines(raw)
+    result: list[Line] = []
+    for index, line in enumerate(raw):
+        content = line.split("#", 1)[0].rstrip()
+        if _ends_text(line, content):
+            break
+        if index in dropped or _is_quoted(line) or not content.strip():
+            continue
+        result.append(Line(no=index + 1, text=content))
+    return result
+
+
+def _ends_text(line: str, content: str) -> bool:
+    return (
+        line.rstrip() == "--"
+        or content.strip().upper() in ("ENDE", "END")
+        or bool(_ORIGINAL_MESSAGE.match(line))
+        or bool(_OUTLOOK_RULE.match(line))
+    )
+
+
+def _is_quoted(line: str) -> bool:
+    return line.lstrip().startswith(">")
+
+
+def _reply_header_lines(lines: list[str]) -> set[int]:
+    """Indexes of attribution lines ("Am … schrieb …:", "On … wrote:"), also when a client
+    wrapped them over two lines. Looser forms count only right before a quote."""
+    found: set[int] = set()
+    for i, line in enumerate(lines):
+        if _is_quoted(line):
+            continue
+        nxt = lines[i + 1] if i + 1 < len(lines) else ""
+        if _REPLY_HEADER.match(line):
+            found.add(i)
+        elif (
+            _REPLY_HEADER_START.match(line)
+            and not _is_quoted(nxt)
+            and _REPLY_HEADER.match(f"{line} {nxt}")
+            and _quote_follows(lines, i + 2)
+        ):
+            found.update((i, i + 1))
+        elif _REPLY_HEADER_END.search(line) and _quote_follows(lines, i + 1):
+            found.add(i)
+    return found
+
+
+def _quote_follows(lines: list[str], start: int) -> bool:
+    for line in lines[start:]:
+        if line.strip():
+            return _is_quoted(line)
+    return False
