@@ -406,20 +406,18 @@ class Referee:
         defaults = loaded.engine.default_orders(loaded.state, seat)
         return loaded.engine.describe_orders(loaded.state, seat, defaults, loaded.lang).strip()
 
-    def next_wakeup(self) -> datetime | None:
-        """The earliest deadline or reminder time of any running game."""
-        moments = []
+    def wakeups(self) -> dict[str, datetime]:
+        """Each running game's next deadline or reminder time."""
+        moments = {}
         for row in self.store.games():
             if row.finished or row.paused or row.deadline_at is None:
                 continue
-            moments.append(row.deadline_at)
-            try:
-                config = self.config.game(row.id)
-            except KeyError:
-                continue
-            if config.reminder and row.reminded_phase < row.phase:
-                moments.append(row.deadline_at - parse_duration(config.reminder))
-        return min(moments, default=None)
+            moment = row.deadline_at
+            config = next((g for g in self.config.games if g.id == row.id), None)
+            if config and config.reminder and row.reminded_phase < row.phase:
+                moment = min(moment, row.deadline_at - parse_duration(config.reminder))
+            moments[row.id] = moment
+        return moments
 
     # --- GM overrides ------------------------------------------------------------------
     def extend(self, game_id: str, until: datetime) -> None:

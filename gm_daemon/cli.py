@@ -1,0 +1,247 @@
+"""The ``gm-daemon`` command line. Its commands and options are a stable interface.
+
+Every command but ``run`` works on the database directly and is safe while the daemon runs:
+changes are single transactions, and mails they cause are queued for the daemon to send.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import sys
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from gm_daemon.config import Config, ConfigError, load_config, parse_duration
+from gm_daemon.daemon import Daemon, utc_now
+from gm_daemon.deadlines import local_text
+from gm_daemon.games.protocol import OrdersRejected
+from gm_daemon.intake import read_envelope
+from gm_daemon.referee import Referee
+from gm_daemon.store import Store
+from gm_daemon.texts import problems_text, warnings_text
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["diplomacy"]:
+        from gm_daemon.games.highlander.diplomacy.cli import main as diplomacy_main
+
+        return diplomacy_main(args[1:])
+    parser = _parser()
+    options = parser.parse_args(args)
+    logging.basicConfig(
+        level=logging.INFO if options.command == "run" else logging.WARNING,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    try:
+        return int(options.handler(options) or 0)
+    except ConfigError as exc:
+        print(f"config {exc.path} has problems:", file=sys.stderr)
+        for problem in exc.problems:
+            print(f"  {problem}", file=sys.stderr)
+        return 2
+    except (LookupError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="gm-daemon", description="Email game master for play-by-mail games."
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def command(name: str, handler: Any, help_text: str, game: bool = False) -> Any:
+        cmd = sub.add_parser(name, help=help_text, description=help_text)
+        cmd.add_argument("--config", type=Path, required=True, help="the TOML config file")
+        if game:
+            cmd.add_argument("--game", required=True, help="game id from the config")
+        cmd.set_defaults(handler=handler)
+        return cmd
+
+    run = command("run", _run, "run the daemon")
+    run.add_argument(
+        "--once",
+        action="store_true",
+        help="process everything due (mail, deadlines, outbox), then exit",
+    )
+    command("check", _check, "validate the config; every problem named with its key path")
+    status = command("status", _status, "games, phases, deadlines, who owes orders")
+    status.add_argument("--game", help="only this game")
+    status.add_argument("--json", action="store_true", help="machine-readable, with full state")
+    command(
+        "resolve", _resolve, "resolve the current phase now (NMR for missing orders)", game=True
+    )
+    extend = command("extend", _extend, "move the current deadline", game=True)
+    group = extend.add_mutually_exclusive_group(required=True)
+    group.add_argument("--until", help="new deadline, local time: 2026-12-05T18:00")
+    group.add_argument("--by", help="add a duration to the deadline: 24h, 2d")
+    command("pause", _pause, "pause a game: no deadline fires", game=True)
+    command("resume", _resume, "resume a paused game", game=True)
+    replace = command("replace-player", _replace, "give a player a new address", game=True)
+    replace.add_argument("--player", required=True, help="player name (or its id)")
+    replace.add_argument("--email", required=True, help="the new address")
+    parse = command("parse", _parse, "check an order text for a player, store nothing", game=True)
+    parse.add_argument("--player", required=True, help="player name (or its id)")
+    parse.add_argument("file", nargs="?", type=Path, help="order text (stdin without)")
+    sub.add_parser("diplomacy", help="Diplomacy adjudicator tools (gm-daemon diplomacy -h)")
+    return parser
+
+
+def _run(options: argparse.Namespace) -> int:
+    daemon = Daemon(options.config)
+    asyncio.run(daemon.run_once() if options.once else daemon.run())
+    return 0
+
+
+def _check(options: argparse.Namespace) -> int:
+    config = load_config(options.config)
+    for game in config.games:
+        print(f"{game.id}: {game.kind}, {len(game.players)} players, language {game.language}")
+    print(f"{options.config}: OK")
+    return 0
+
+
+def _open(options: argparse.Namespace) -> tuple[Config, Store, Referee]:
+    config = load_config(options.config)
+    store = Store(config.daemon.database)
+    return config, store, Referee(config, store, utc_now)
+
+
+def _status(options: argparse.Namespace) -> int:
+    config, store, referee = _open(options)
+    games = [g for g in store.games() if options.game in (None, g.id)]
+    if options.game and not games:
+        raise LookupError(f"no game {options.game!r} in {config.daemon.database}")
+    reports = [_game_status(referee, store, row.id) for row in games]
+    extra = {"outbox": store.outbox_counts(), "shunted": [dict(r) for r in store.shunted()]}
+    if options.json:
+        print(json.dumps({"games": reports, **extra}, indent=2, ensure_ascii=False))
+        return 0
+    for report in reports:
+        _print_status(report)
+    print(f"outbox: {extra['outbox'] or 'empty'}")
+    for row in extra["shunted"]:
+        print(f"set aside (shunted) mail #{row['id']} from {row['sender']}: {row['verdict']}")
+    return 0
+
+
+def _game_status(referee: Referee, store: Store, game_id: str) -> dict[str, Any]:
+    row = store.game(game_id)
+    assert row is not None
+    loaded = referee.load(game_id)
+    on_file = store.orders(game_id, row.phase)
+    owed = loaded.engine.owed(loaded.state) if loaded and not row.finished else set()
+    tz = referee.tz
+    return {
+        "id": row.id,
+        "kind": row.kind,
+        "phase": row.phase,
+        "phase_label": loaded.label() if loaded else str(row.phase),
+        "deadline": row.deadline_at.astimezone(tz).isoformat() if row.deadline_at else None,
+        "deadline_text": local_text(row.deadline_at, tz, "en") if row.deadline_at else None,
+        "paused": row.paused,
+        "finished": row.finished,
+        "in_config": loaded is not None,
+        "players": [
+            {
+                "seat": p.seat,
+                "name": p.name,
+                "email": p.email,
+                "orders_in": p.seat in on_file,
+                "owes_orders": p.seat in owed,
+            }
+            for p in store.players(game_id)
+        ],
+        "state": row.state,
+    }
+
+
+def _print_status(report: dict[str, Any]) -> None:
+    flags = [f for f in ("paused", "finished") if report[f]]
+    print(
+        f"{report['id']} ({report['kind']}): {report['phase_label']}"
+        + (f" [{', '.join(flags)}]" if flags else "")
+    )
+    print(f"  deadline: {report['deadline_text'] or '-'}")
+    for player in report["players"]:
+        mark = (
+            "orders in"
+            if player["orders_in"]
+            else ("OWES ORDERS" if player["owes_orders"] else "-")
+        )
+        print(f"  {player['name']:<24} {player['email']:<32} {mark}")
+
+
+def _resolve(options: argparse.Namespace) -> int:
+    _, _, referee = _open(options)
+    if referee.load(options.game) is None:
+        raise LookupError(f"no running game {options.game!r}")
+    done = referee.resolve(options.game, "gm")
+    print("resolved; result mails queued" if done else "nothing to resolve (finished?)")
+    return 0 if done else 1
+
+
+def _extend(options: argparse.Namespace) -> int:
+    config, store, referee = _open(options)
+    row = store.game(options.game)
+    if row is None:
+        raise LookupError(f"no game {options.game!r}")
+    if options.until:
+        until = datetime.fromisoformat(options.until)
+        until = until.replace(tzinfo=config.daemon.tz) if until.tzinfo is None else until
+    else:
+        base = row.deadline_at or utc_now()
+        until = base + parse_duration(options.by)
+    referee.extend(options.game, until)
+    print(f"{options.game}: deadline now {local_text(until, config.daemon.tz, 'en')}")
+    return 0
+
+
+def _pause(options: argparse.Namespace) -> int:
+    _, _, referee = _open(options)
+    referee.pause(options.game, True)
+    print(f"{options.game}: paused")
+    return 0
+
+
+def _resume(options: argparse.Namespace) -> int:
+    _, _, referee = _open(options)
+    referee.pause(options.game, False)
+    print(f"{options.game}: running")
+    return 0
+
+
+def _replace(options: argparse.Namespace) -> int:
+    _, _, referee = _open(options)
+    player = referee.replace_address(options.game, options.player, options.email)
+    print(f"{options.game}: {player.name} now plays from {player.email}")
+    return 0
+
+
+def _parse(options: argparse.Namespace) -> int:
+    from gm_daemon.mail.message import order_lines
+
+    _, _, referee = _open(options)
+    loaded = referee.load(options.game)
+    if loaded is None:
+        raise LookupError(f"no running game {options.game!r}")
+    player = referee.find_player(options.game, options.player)
+    text = options.file.read_text(encoding="utf-8") if options.file else sys.stdin.read()
+    envelope = read_envelope(order_lines(text))
+    try:
+        accepted = loaded.engine.read_orders(envelope.lines, loaded.state, player.seat, loaded.lang)
+    except OrdersRejected as rejected:
+        print(problems_text(rejected.problems, loaded.lang))
+        return 1
+    print(loaded.engine.describe_orders(loaded.state, player.seat, accepted.orders, loaded.lang))
+    print(warnings_text(accepted.warnings, loaded.lang), end="")
+    return 0
+
+
+__all__ = ["main"]

@@ -1,0 +1,265 @@
+"""The daemon: where mail transports, the referee, the timers and the outbox meet.
+
+Lifecycle as in a small server: ``startup`` (config, database, games, timers) → the main loop
+(fetch → intake → due deadlines → outbox, then wait for mail, a timer or a signal) →
+``shutdown`` (one last outbox drain with a time limit). Exit is a flag, not an exception.
+SIGHUP re-reads the config (new games start, changed deadlines apply); a bad new config is
+logged and the old one kept. systemd hears READY, RELOADING, STOPPING and WATCHDOG.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+import socket
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+from gm_daemon.config import Config, ConfigError, load_config
+from gm_daemon.intake import Intake
+from gm_daemon.mail.message import parse_incoming
+from gm_daemon.mail.transport import Inbox, Sender
+from gm_daemon.outbox import OutboxSender
+from gm_daemon.referee import Referee
+from gm_daemon.schedule import Timers
+from gm_daemon.store import Store
+
+log = logging.getLogger(__name__)
+
+Clock = Callable[[], datetime]
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def sd_notify(state: str) -> None:
+    """Tell systemd about our state; a no-op when not started by systemd (Type=notify)."""
+    address = os.environ.get("NOTIFY_SOCKET")
+    if not address:
+        return
+    if address.startswith("@"):
+        address = "\0" + address[1:]
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+        sock.connect(address)
+        sock.sendall(state.encode())
+
+
+def watchdog_interval() -> float | None:
+    usec = os.environ.get("WATCHDOG_USEC")
+    return int(usec) / 2_000_000 if usec and usec.isdigit() else None
+
+
+def make_transports(config: Config) -> tuple[Inbox, Sender]:
+    mail = config.mail
+    if mail.transport == "maildir":
+        from gm_daemon.mail.maildir import MaildirInbox, MaildirSender
+
+        return MaildirInbox(mail.maildir.inbox), MaildirSender(mail.maildir.outbox)
+    from gm_daemon.mail.imap import ImapInbox
+    from gm_daemon.mail.smtp import SmtpSender
+
+    imap, smtp = mail.imap, mail.smtp
+    assert imap is not None and smtp is not None  # the config guarantees both
+    inbox = ImapInbox(
+        host=imap.host,
+        port=imap.port,
+        security=imap.security,
+        username=imap.username,
+        password=imap.password() or "",
+        folder=imap.folder,
+        idle=imap.idle,
+        poll_seconds=imap.poll_seconds,
+        ssl_context=_ssl_context(imap.ca_file),
+    )
+    sender = SmtpSender(
+        host=smtp.host,
+        port=smtp.port,
+        security=smtp.security,
+        username=smtp.username,
+        password=smtp.password(),
+        local_hostname=mail.domain,
+        ssl_context=_ssl_context(smtp.ca_file),
+    )
+    return inbox, sender
+
+
+def _ssl_context(ca_file: Path | None):  # type: ignore[no-untyped-def]
+    if ca_file is None:
+        return None
+    import ssl
+
+    return ssl.create_default_context(cafile=str(ca_file))
+
+
+class Daemon:
+    def __init__(
+        self,
+        config_path: Path,
+        clock: Clock = utc_now,
+        transports: Callable[[Config], tuple[Inbox, Sender]] = make_transports,
+    ):
+        self.config_path = config_path
+        self.clock = clock
+        self._make_transports = transports
+        self.config = load_config(config_path)
+        self.store = Store(self.config.daemon.database)
+        self.referee = Referee(self.config, self.store, clock)
+        self.intake = Intake(self.referee, self.store, clock)
+        self.inbox, self.sender = transports(self.config)
+        self.outbox = OutboxSender(self.store, self.sender, self.config.mail.address, clock)
+        self.should_exit = False
+        self._reload_requested = False
+        self._wake: asyncio.Event | None = None
+
+    # --- one pass ----------------------------------------------------------------------
+    async def cycle(self) -> None:
+        """Everything that is due now: new mail in, deadlines, mail out."""
+        await self.fetch_mail()
+        self.intake.process_pending()
+        self.referee.due()
+        await self.outbox.drain()
+
+    async def fetch_mail(self) -> int:
+        """Store first, then mark done: a crash in between only fetches a mail again, and
+        the store recognises it (mailbox key, Message-ID)."""
+        stored = 0
+        for raw in await self.inbox.fetch():
+            if not self.store.has_key(raw.key):
+                incoming = parse_incoming(raw.data, self.config.mail.address)
+                stored += self.store.store_incoming(
+                    raw.key, incoming.message_id, incoming.sender, raw.data, self.clock()
+                )
+            await self.inbox.done(raw.key)
+        return stored
+
+    async def run_once(self) -> None:
+        """For cron users and tests: sync games, do all due work, exit."""
+        try:
+            self.referee.sync()
+            await self.cycle()
+        finally:
+            await self.close()
+
+    # --- the service -------------------------------------------------------------------
+    async def run(self) -> None:
+        self._wake = asyncio.Event()
+        timers = Timers(self._wake)
+        restore = self._install_signals()
+        try:
+            self.referee.sync()
+            timers.start()
+            sd_notify("READY=1\nSTATUS=running")
+            log.info("gm-daemon running with %s", self.config_path)
+            while not self.should_exit:
+                await self._guarded_cycle()
+                timers.arm(self.referee.wakeups())
+                await self._wait(self._timeout())
+                if self._reload_requested:
+                    self.reload()
+        finally:
+            sd_notify("STOPPING=1")
+            timers.stop()
+            restore()
+            await self._shutdown()
+
+    async def _guarded_cycle(self) -> None:
+        """A failing mail server must not stop the loop: log, wait, try again."""
+        try:
+            await self.cycle()
+        except Exception:
+            log.exception("cycle failed; retrying after a pause")
+            await asyncio.sleep(5)
+        sd_notify("WATCHDOG=1")
+
+    def _timeout(self) -> float:
+        now = self.clock()
+        moments = [
+            m
+            for m in [*self.referee.wakeups().values(), self.store.next_mail_attempt()]
+            if m is not None
+        ]
+        timeout = 60.0
+        if moments:
+            timeout = min(timeout, max(0.0, (min(moments) - now).total_seconds()))
+        interval = watchdog_interval()
+        return min(timeout, interval) if interval else timeout
+
+    async def _wait(self, timeout: float) -> None:
+        """Until new mail (IDLE push or poll), a timer, a signal, or the timeout."""
+        assert self._wake is not None
+        if self._wake.is_set():
+            self._wake.clear()
+            return
+        mail = asyncio.ensure_future(self.inbox.wait(timeout))
+        woken = asyncio.ensure_future(self._wake.wait())
+        done, pending = await asyncio.wait(
+            {mail, woken}, timeout=timeout + 5, return_when=asyncio.FIRST_COMPLETED
+        )
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+        for task in done:
+            if task is mail and task.exception() is not None:
+                log.warning("waiting for mail failed: %s", task.exception())
+        self._wake.clear()
+
+    def request_exit(self) -> None:
+        self.should_exit = True
+        if self._wake:
+            self._wake.set()
+
+    def request_reload(self) -> None:
+        self._reload_requested = True
+        if self._wake:
+            self._wake.set()
+
+    def reload(self) -> None:
+        self._reload_requested = False
+        sd_notify("RELOADING=1")
+        try:
+            config = load_config(self.config_path)
+        except ConfigError as exc:
+            log.error("reload refused, keeping the running config: %s", exc)
+        else:
+            if config.daemon.database != self.config.daemon.database:
+                log.error("reload: [daemon] database cannot change while running; ignored")
+                config.daemon.database = self.config.daemon.database
+            self.config = self.referee.config = self.intake.config = config
+            started = self.referee.sync()
+            log.info("config reloaded; games started: %s", ", ".join(started) or "none")
+        sd_notify("READY=1")
+
+    def _install_signals(self) -> Callable[[], None]:
+        loop = asyncio.get_running_loop()
+        handlers = {
+            signal.SIGTERM: self.request_exit,
+            signal.SIGINT: self.request_exit,
+            signal.SIGHUP: self.request_reload,
+        }
+        for signum, handler in handlers.items():
+            loop.add_signal_handler(signum, handler)
+
+        def restore() -> None:
+            for signum in handlers:
+                loop.remove_signal_handler(signum)
+
+        return restore
+
+    async def _shutdown(self) -> None:
+        try:
+            await asyncio.wait_for(self.outbox.drain(), timeout=10)
+        except Exception as exc:  # a final drain is a courtesy; the outbox keeps the rest
+            log.warning("final outbox drain incomplete: %s", exc)
+        await self.close()
+
+    async def close(self) -> None:
+        for part in (self.inbox, self.sender):
+            try:
+                await part.close()
+            except Exception as exc:
+                log.warning("closing %s: %s", type(part).__name__, exc)
+        self.store.close()

@@ -1,0 +1,80 @@
+"""Draining the outbox table: each queued mail is sent once, with retries and back-off.
+
+A mail is marked sent right after the server accepted it. An SMTP outage only delays mail:
+transient failures are retried for ever, with back-off capped at ``max_delay``; a permanent
+refusal (5xx, bad address) is marked 'failed' and shown by ``gm-daemon status``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from email import message_from_bytes
+from email.message import EmailMessage
+from email.policy import SMTP
+
+from gm_daemon.mail.transport import Sender, SendError
+from gm_daemon.store import Store
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Backoff:
+    first_delay: timedelta = timedelta(seconds=30)
+    max_delay: timedelta = timedelta(hours=1)
+
+    def delay(self, attempts: int) -> timedelta:
+        """Delay after the ``attempts``-th failure: 30 s, 1 min, 2 min, … up to an hour."""
+        return min(self.first_delay * (2 ** max(0, attempts - 1)), self.max_delay)
+
+
+class OutboxSender:
+    def __init__(
+        self,
+        store: Store,
+        sender: Sender,
+        from_address: str,
+        clock: Callable[[], datetime],
+        backoff: Backoff = Backoff(),
+    ):
+        self.store = store
+        self.sender = sender
+        self.from_address = from_address
+        self.clock = clock
+        self.backoff = backoff
+
+    async def drain(self) -> int:
+        """Send everything that is due; stop at the first transient failure (the server is
+        probably down, the rest would fail too). Returns the number of mails sent."""
+        sent = 0
+        while rows := self.store.due_mail(self.clock()):
+            for row in rows:
+                message = message_from_bytes(row.message, _class=EmailMessage, policy=SMTP)
+                try:
+                    await self.sender.send(message, self.from_address, [row.recipient])
+                except SendError as exc:
+                    self._failed(row.id, row.attempts + 1, exc)
+                    if not exc.permanent:
+                        return sent
+                    continue
+                self.store.mark_sent(row.id, self.clock())
+                sent += 1
+        return sent
+
+    def _failed(self, outbox_id: int, attempts: int, exc: SendError) -> None:
+        if exc.permanent:
+            log.error("mail %d refused for good: %s", outbox_id, exc)
+            self.store.mark_attempt_failed(outbox_id, str(exc), None)
+            return
+        retry_at = self.clock() + self.backoff.delay(attempts)
+        log.warning(
+            "mail %d not sent (attempt %d), retry at %s: %s",
+            outbox_id,
+            attempts,
+            retry_at.isoformat(timespec="seconds"),
+            exc,
+        )
+        self.store.mark_attempt_failed(outbox_id, str(exc), retry_at)
