@@ -1,0 +1,172 @@
+"""Drive the real daemon on a temporary Maildir config with an injected clock.
+
+Usage (any game kind)::
+
+    from tests.daemon_harness import DaemonHarness
+
+    def test_round(tmp_path):
+        h = DaemonHarness(tmp_path, GAMES_TOML, now=datetime(2026, 12, 1, 12, tzinfo=UTC))
+        welcome = h.run()                         # first run starts the games: welcome mails
+        code = h.code("hn1", "E. Müller")
+        h.send("egon@example.org", f"Code: {code}\\nDuelle\\n...", subject="[hn1] Befehle")
+        ack = h.run()                             # mails sent by this run, in queue order
+        assert "angenommen" in h.body(ack[0])
+        h.advance(days=3)                         # move the clock past the deadline
+        results = h.run()
+
+``GAMES_TOML`` holds only the ``[[games]]`` tables; the harness adds ``[daemon]`` and ``[mail]``
+(address gm@gm.test, Maildir transport in tmp_path, time zone Europe/Berlin). ``run()`` is
+``gm-daemon run --once`` with the clock at ``h.now``; it returns the mails that run sent.
+``h.cli("status", "--json")`` runs any CLI command in-process against the same config.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import mailbox
+import sqlite3
+from datetime import UTC, datetime, timedelta
+from email import message_from_bytes
+from email.message import EmailMessage
+from email.policy import default
+from email.utils import format_datetime, make_msgid
+from pathlib import Path
+
+from gm_daemon.cli import main as cli_main
+from gm_daemon.daemon import Daemon
+
+GM_ADDRESS = "gm@gm.test"
+
+
+class DaemonHarness:
+    def __init__(
+        self,
+        tmp_path: Path,
+        games_toml: str,
+        now: datetime | None = None,
+        timezone: str = "Europe/Berlin",
+        extra_toml: str = "",
+    ):
+        self.root = tmp_path
+        self.now = now or datetime(2026, 12, 1, 11, 0, tzinfo=UTC)
+        self.inbox_dir = tmp_path / "mail" / "inbox"
+        self.outbox_dir = tmp_path / "mail" / "outbox"
+        self.database = tmp_path / "gm.sqlite"
+        self.config_path = tmp_path / "gm.toml"
+        self.write_config(games_toml, timezone, extra_toml)
+        self._seen: set[str] = set()
+        self.sent: list[EmailMessage] = []
+
+    def write_config(
+        self, games_toml: str, timezone: str = "Europe/Berlin", extra_toml: str = ""
+    ) -> None:
+        """(Re)write the config; a later ``run()`` picks it up as a reload would."""
+        self.config_path.write_text(
+            f'[daemon]\ndatabase = "{self.database}"\ntimezone = "{timezone}"\n\n'
+            f'[mail]\naddress = "{GM_ADDRESS}"\ntransport = "maildir"\n{extra_toml}\n'
+            f'[mail.maildir]\ninbox = "{self.inbox_dir}"\noutbox = "{self.outbox_dir}"\n\n'
+            + games_toml,
+            encoding="utf-8",
+        )
+
+    # --- the clock -----------------------------------------------------------------------
+    def clock(self) -> datetime:
+        return self.now
+
+    def advance(self, **delta: float) -> datetime:
+        self.now += timedelta(**delta)
+        return self.now
+
+    # --- mail in -------------------------------------------------------------------------
+    def send(
+        self,
+        sender: str,
+        body: str,
+        subject: str = "Befehle",
+        *,
+        headers: dict[str, str] | None = None,
+    ) -> str:
+        """Drop a plain UTF-8 mail from ``sender`` into the inbox; returns its Message-ID."""
+        message = EmailMessage()
+        message["From"] = sender
+        message["To"] = GM_ADDRESS
+        message["Subject"] = subject
+        message["Date"] = format_datetime(self.now)
+        message["Message-ID"] = make_msgid(domain="players.test")
+        for key, value in (headers or {}).items():
+            message[key] = value
+        message.set_content(body)
+        return self.send_raw(bytes(message), message["Message-ID"])
+
+    def send_raw(self, data: bytes, message_id: str = "") -> str:
+        box = mailbox.Maildir(self.inbox_dir, create=True)
+        box.add(mailbox.MaildirMessage(data))
+        return message_id
+
+    # --- running -------------------------------------------------------------------------
+    def run(self) -> list[EmailMessage]:
+        """One ``run --once`` at ``self.now``; the mails it sent, in the order queued."""
+        daemon = Daemon(self.config_path, clock=self.clock)
+        asyncio.run(daemon.run_once())
+        return self._collect()
+
+    def _collect(self) -> list[EmailMessage]:
+        box = mailbox.Maildir(self.outbox_dir, create=True)
+        fresh = []
+        for key in box.iterkeys():
+            if key in self._seen:
+                continue
+            self._seen.add(key)
+            fresh.append(message_from_bytes(box.get_bytes(key), policy=default))
+        order = self._queue_order()
+        fresh.sort(key=lambda m: order.get(m["Message-ID"], 0))
+        self.sent.extend(fresh)  # type: ignore[arg-type]
+        return fresh  # type: ignore[return-value]
+
+    def _queue_order(self) -> dict[str, int]:
+        with contextlib.closing(sqlite3.connect(self.database)) as db:
+            return dict(db.execute("SELECT message_id, id FROM outbox").fetchall())
+
+    def cli(self, *args: str) -> tuple[int, str]:
+        """A CLI command in-process: ``h.cli("status", "--json")`` → (exit code, stdout)."""
+        command, *rest = args
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            code = cli_main([command, "--config", str(self.config_path), *rest])
+        return code, out.getvalue()
+
+    # --- reading -------------------------------------------------------------------------
+    def mails_to(self, address: str) -> list[EmailMessage]:
+        return [m for m in self.sent if address.lower() in m["To"].lower()]
+
+    @staticmethod
+    def body(message: EmailMessage) -> str:
+        part = message.get_body(preferencelist=("plain",))
+        assert part is not None, "mail without a text part"
+        return part.get_content()
+
+    @staticmethod
+    def attachments(message: EmailMessage) -> dict[str, bytes]:
+        return {
+            part.get_filename(): part.get_content()  # type: ignore[misc]
+            for part in message.iter_attachments()
+        }
+
+    def code(self, game_id: str, name: str) -> str:
+        with contextlib.closing(sqlite3.connect(self.database)) as db:
+            row = db.execute(
+                "SELECT code FROM players WHERE game_id = ? AND name = ?", (game_id, name)
+            ).fetchone()
+        assert row, f"no player {name!r} in {game_id}"
+        return row[0]
+
+    def phase(self, game_id: str) -> int:
+        with contextlib.closing(sqlite3.connect(self.database)) as db:
+            return db.execute("SELECT phase FROM games WHERE id = ?", (game_id,)).fetchone()[0]
+
+    def finished(self, game_id: str) -> bool:
+        with contextlib.closing(sqlite3.connect(self.database)) as db:
+            row = db.execute("SELECT finished FROM games WHERE id = ?", (game_id,)).fetchone()
+        return bool(row[0])
