@@ -1,0 +1,128 @@
+"""The embedded Maildir transport: what fetch() returns, what done() changes, how wait() wakes."""
+
+from __future__ import annotations
+
+import asyncio
+import email
+import email.policy
+import mailbox
+import os
+import time
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+
+from gm_daemon.mail.maildir import MaildirInbox, MaildirSender
+from gm_daemon.mail.transport import SendError
+
+
+def _deliver(root: Path, text: str, *, subdir: str = "new", flags: str = "") -> str:
+    """Deliver like an MTA (or a mail reader that moved the file) would; returns the key."""
+    for sub in ("new", "cur", "tmp"):
+        (root / sub).mkdir(parents=True, exist_ok=True)
+    box = mailbox.Maildir(root)
+    msg = mailbox.MaildirMessage(text.encode())
+    msg.set_subdir(subdir)
+    msg.set_flags(flags)
+    return box.add(msg)
+
+
+@pytest.mark.parametrize("folder", ["missing", "."])
+def test_fetch_creates_maildir_structure_and_is_empty(tmp_path: Path, folder: str) -> None:
+    inbox = MaildirInbox(tmp_path / folder)
+    assert asyncio.run(inbox.fetch()) == []
+    assert all((tmp_path / folder / sub).is_dir() for sub in ("new", "cur", "tmp"))
+
+
+def test_fetch_returns_new_and_unseen_cur_but_not_seen(tmp_path: Path) -> None:
+    k1 = _deliver(tmp_path, "Subject: a\n\nA\n")
+    k2 = _deliver(tmp_path, "Subject: b\n\nB\n", subdir="cur", flags="R")
+    _deliver(tmp_path, "Subject: c\n\nC\n", subdir="cur", flags="RS")
+    got = asyncio.run(MaildirInbox(tmp_path).fetch())
+    assert sorted(m.key for m in got) == sorted([f"maildir:{k1}", f"maildir:{k2}"])
+    assert {email.message_from_bytes(m.data)["Subject"] for m in got} == {"a", "b"}
+
+
+def test_done_moves_to_cur_with_seen_flag_and_keeps_key(tmp_path: Path) -> None:
+    key = _deliver(tmp_path, "Subject: a\n\nA\n")
+    inbox = MaildirInbox(tmp_path)
+
+    async def scenario() -> None:
+        (mail,) = await inbox.fetch()
+        await inbox.done(mail.key)
+        await inbox.done(mail.key)  # repeated after a crash: harmless
+        assert await inbox.fetch() == []
+
+    asyncio.run(scenario())
+    assert not list((tmp_path / "new").iterdir())
+    (stored,) = list((tmp_path / "cur").iterdir())
+    assert stored.name == f"{key}:2,S"
+    assert mailbox.Maildir(tmp_path)[key].get_flags() == "S"
+
+
+def test_done_keeps_other_flags_and_rejects_foreign_keys(tmp_path: Path) -> None:
+    key = _deliver(tmp_path, "x\n", subdir="cur", flags="RF")
+    inbox = MaildirInbox(tmp_path)
+    asyncio.run(inbox.done(f"maildir:{key}"))
+    assert [p.name for p in (tmp_path / "cur").iterdir()] == [f"{key}:2,FRS"]
+    with pytest.raises(ValueError, match="not a Maildir key"):
+        asyncio.run(inbox.done("imap:1:2"))
+
+
+def test_fetch_keeps_delivery_order(tmp_path: Path) -> None:
+    keys = [_deliver(tmp_path, f"Subject: {i}\n\n{i}\n") for i in range(5)]
+    for age, key in enumerate(reversed(keys)):  # older files first, whatever the names say
+        path = next((tmp_path / "new").glob(f"{key}*"))
+        stamp = time.time() - 100 * (age + 1)
+        os.utime(path, (stamp, stamp))
+    got = asyncio.run(MaildirInbox(tmp_path).fetch())
+    assert [m.key for m in got] == [f"maildir:{k}" for k in keys]
+
+
+def test_wait_returns_on_new_mail_and_ignores_fetched_ones(tmp_path: Path) -> None:
+    inbox = MaildirInbox(tmp_path, poll_interval=0.01)
+    _deliver(tmp_path, "Subject: old\n\nx\n")
+
+    async def scenario() -> tuple[float, float]:
+        await inbox.fetch()  # fetched but not done: must not wake wait()
+        start = time.monotonic()
+        await inbox.wait(0.1)
+        idle = time.monotonic() - start
+        loop = asyncio.get_running_loop()
+        loop.call_later(0.05, _deliver, tmp_path, "Subject: new\n\ny\n")
+        start = time.monotonic()
+        await inbox.wait(5)
+        return idle, time.monotonic() - start
+
+    idle, woken = asyncio.run(scenario())
+    assert idle >= 0.1
+    assert woken < 1
+
+
+def test_sender_writes_message_with_envelope(tmp_path: Path) -> None:
+    msg = EmailMessage()
+    msg["From"] = "Spielleiter <gm@gm.test>"
+    msg["To"] = "egon@example.org"
+    msg["Subject"] = "Ergebnis Runde 3 – Grüße"
+    msg.set_content("Billy fällt.\n")
+    sender = MaildirSender(tmp_path / "out")
+
+    async def scenario() -> None:
+        await sender.send(msg, "gm@gm.test", ["egon@example.org", "anna@example.org"])
+        await sender.close()
+
+    asyncio.run(scenario())
+    (path,) = list((tmp_path / "out" / "new").iterdir())
+    stored = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+    assert stored["Return-Path"] == "<gm@gm.test>"
+    assert stored["X-Envelope-To"] == "egon@example.org, anna@example.org"
+    assert stored["Subject"] == "Ergebnis Runde 3 – Grüße"
+    assert stored.get_content() == "Billy fällt.\n"
+    assert not list((tmp_path / "out" / "tmp").iterdir())
+
+
+def test_sender_without_recipients_is_a_permanent_error(tmp_path: Path) -> None:
+    with pytest.raises(SendError) as caught:
+        asyncio.run(MaildirSender(tmp_path).send(EmailMessage(), "gm@gm.test", []))
+    assert caught.value.permanent
