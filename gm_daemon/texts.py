@@ -43,9 +43,9 @@ def phrase(lang: str, key: str, **values: object) -> str:
     return Template(phrases(lang)[key]).substitute(values)
 
 
-def render(lang: str, name: str, **values: object) -> Text:
+def render(lang: str, template: str, /, **values: object) -> Text:
     """Fill a template; a missing value is a programming error and raises KeyError."""
-    subject, body = _template(lang, name)
+    subject, body = _template(lang, template)
     text = body.substitute(values)
     return Text(subject.substitute(values), _tidy(text))
 

@@ -1,0 +1,27 @@
+import pytest
+
+from gm_daemon.games.protocol import Problem, ProblemKind
+from gm_daemon.texts import LANGUAGES, phrases, problems_text, render
+
+
+def test_every_language_has_the_same_phrases():
+    keys = {lang: set(phrases(lang)) for lang in LANGUAGES}
+    assert keys["de"] == keys["en"]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_problems_name_line_source_message_and_hint(lang):
+    problems = [
+        Problem(3, "V. Pesch 12, 4", ProblemKind.ILLEGAL, "unknown", "V. Pech 12, 4"),
+        Problem(1, "Duele", ProblemKind.SYNTAX, "what?", "Duelle"),
+    ]
+    text = problems_text(problems, lang)
+    first, second = text.split("\n\n")
+    assert '1: "Duele"' in first and "Duelle" in first
+    assert '3: "V. Pesch 12, 4"' in second and "V. Pech 12, 4" in second
+
+
+def test_templates_fill_every_placeholder():
+    text = render("de", "notice", game_id="hn1", name="E. Müller", subject="Test", text="Hallo")
+    assert text.subject == "[hn1] Test"
+    assert text.body == "Hallo E. Müller,\n\nHallo\n"
