@@ -15,8 +15,13 @@ def at(text: str) -> datetime:
 
 @pytest.mark.parametrize(
     ("text", "expected"),
-    [("7d", timedelta(days=7)), ("24h", timedelta(hours=24)), ("1d12h", timedelta(hours=36)),
-     ("90m", timedelta(minutes=90)), ("1w", timedelta(days=7))],
+    [
+        ("7d", timedelta(days=7)),
+        ("24h", timedelta(hours=24)),
+        ("1d12h", timedelta(hours=36)),
+        ("90m", timedelta(minutes=90)),
+        ("1w", timedelta(days=7)),
+    ],
 )
 def test_durations(text, expected):
     assert parse_duration(text) == expected

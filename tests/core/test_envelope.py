@@ -7,13 +7,16 @@ def lines(*texts: str) -> list[Line]:
 
 
 def test_header_lines_are_taken_out_and_numbers_kept():
-    envelope = read_envelope(lines("Code: ABCD-1234", "Spiel: hn1", "Runde: 5", "Duelle",
-                                   "H. Glück 19, 15", "FERTIG"))
+    envelope = read_envelope(
+        lines("Code: ABCD-1234", "Spiel: hn1", "Runde: 5", "Duelle", "H. Glück 19, 15", "FERTIG")
+    )
     assert envelope.code == "ABCD-1234"
     assert envelope.game == "hn1"
     assert envelope.phase == 5
-    assert [(line.no, line.text) for line in envelope.lines] == [(4, "Duelle"),
-                                                                 (5, "H. Glück 19, 15")]
+    assert [(line.no, line.text) for line in envelope.lines] == [
+        (4, "Duelle"),
+        (5, "H. Glück 19, 15"),
+    ]
 
 
 def test_english_headers_and_commands():
