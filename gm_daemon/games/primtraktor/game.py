@@ -1,0 +1,178 @@
+"""Primtraktorrennen on the game protocol: the one object the daemon talks to."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from gm_daemon.games.primtraktor import ack, report
+from gm_daemon.games.primtraktor.events import GameEnded, dump_events, load_events
+from gm_daemon.games.primtraktor.manual import order_format, rules_summary
+from gm_daemon.games.primtraktor.model import Options, Orders, State, Tractor
+from gm_daemon.games.primtraktor.nmr import choose_nmr_leg
+from gm_daemon.games.primtraktor.orders import (
+    LineProblem,
+    ReadLine,
+    check_names,
+    count_problems,
+    is_command_word,
+    no_legs_problem,
+    read_line,
+    seats_of,
+)
+from gm_daemon.games.primtraktor.picture import render_png
+from gm_daemon.games.primtraktor.resolution import occupancy, play_round
+from gm_daemon.games.primtraktor.scoring import ranking
+from gm_daemon.games.primtraktor.start import draw_start_cells
+from gm_daemon.games.primtraktor.texts import text
+from gm_daemon.games.protocol import (
+    Accepted,
+    Attachment,
+    Line,
+    OrdersRejected,
+    Problem,
+    Report,
+    Resolution,
+    Seat,
+)
+
+
+def _letter(index: int) -> str:
+    """A, B, … Z, then AA, AB, … for the 27th tractor on (those are shown in the PNG only)."""
+    if index < 26:
+        return chr(ord("A") + index)
+    return _letter(index // 26 - 1) + chr(ord("A") + index % 26)
+
+
+def board_picture(state: State, lang: str, label: str) -> Attachment:
+    """The PNG attachment; ``label`` names the moment ("start", "runde-03")."""
+    return Attachment(f"primtraktor-{label}.png", "image/png", render_png(state, lang))
+
+
+def _round_label(number: int, lang: str) -> str:
+    return f"{'round' if lang == 'en' else 'runde'}-{number:02d}"
+
+
+class PrimtraktorGame:
+    """Stateless: every call gets the state it works on."""
+
+    kind: ClassVar[str] = "primtraktor"
+    title: ClassVar[Mapping[str, str]] = {"de": "Primtraktorrennen", "en": "Prime Tractor Race"}
+    Options = Options
+    State = State
+    Orders = Orders
+    resolves_on_receipt: ClassVar[bool] = False
+
+    # --- lifecycle -------------------------------------------------------------------
+    def start(self, options: Options, seats: Sequence[Seat], rng: random.Random) -> State:
+        if len(seats) < 2:
+            raise ValueError("Primtraktorrennen needs at least 2 players")
+        cells = draw_start_cells(len(seats), options.board, options.start_min_dist, rng)
+        tractors = [
+            Tractor(seat=seat.id, name=seat.name, letter=_letter(i), trail=[cell])
+            for i, (seat, cell) in enumerate(zip(seats, cells, strict=True))
+        ]
+        return State(options=options, tractors=tractors)
+
+    def resolve(
+        self, state: State, orders: Mapping[str, Orders], rng: random.Random
+    ) -> Resolution[State, Orders]:
+        """The round itself draws nothing: ``rng`` went into the start cells only."""
+        new_state, events = play_round(state, orders)
+        end = next((e for e in events if isinstance(e, GameEnded)), None)
+        final = ranking(new_state, end.scores) if end is not None else None
+        return Resolution(
+            state=new_state,
+            events=dump_events(events),
+            finished=new_state.finished,
+            ranking=final,
+        )
+
+    # --- phase facts -----------------------------------------------------------------
+    def phase_number(self, state: State) -> int:
+        return state.round
+
+    def phase_type(self, state: State) -> str:
+        return "round"
+
+    def phase_label(self, state: State, lang: str) -> str:
+        return text("round", lang, n=state.round)
+
+    def owed(self, state: State) -> set[str]:
+        return set() if state.finished else {t.seat for t in state.active()}
+
+    def participants(self, state: State) -> set[str]:
+        return self.owed(state)
+
+    # --- orders ----------------------------------------------------------------------
+    def read_orders(
+        self, lines: Sequence[Line], state: State, seat: str, lang: str
+    ) -> Accepted[Orders]:
+        """Every line parsed on its own; rule-level dangers only warn (A-10)."""
+        seats = seats_of(state)
+        problems: list[Problem] = []
+        read: list[ReadLine] = []
+        for line in lines:
+            if not line.text.strip() or is_command_word(line):
+                continue
+            try:
+                one = read_line(line, seats, lang)
+                check_names(one, seats, seat, lang)
+            except LineProblem as exc:
+                problems.append(exc.problem)
+                continue
+            read.append(one)
+        problems += count_problems(read, state.options.max_legs, lang)
+        if not problems and not any(one.legs for one in read):
+            problems.append(no_legs_problem(state.options.max_legs, lang))
+        if problems:
+            raise OrdersRejected(problems)
+        orders = Orders(legs=[leg for one in read for leg in one.legs])
+        legs_by_line = [(one.line, one.legs) for one in read]
+        return Accepted(orders, ack.order_warnings(state, seat, legs_by_line, lang))
+
+    def default_orders(self, state: State, seat: str) -> Orders:
+        """PT-14: the NMR leg against the board as it is at the start of the round."""
+        choice = choose_nmr_leg(state.tractor(seat), occupancy(state), state.options)
+        return Orders(legs=[choice.leg] if choice.leg else [], nmr=True)
+
+    def describe_orders(self, state: State, seat: str, orders: Orders, lang: str) -> str:
+        if not orders.nmr:
+            return ack.describe_legs(state, seat, orders.legs, lang)
+        choice = choose_nmr_leg(state.tractor(seat), occupancy(state), state.options)
+        if choice.leg is None:
+            key = "nmr_none_first" if choice.why_none == "first_round" else "nmr_none"
+            return text(key, lang)
+        return text("nmr_leg", lang, legs=ack.describe_legs(state, seat, [choice.leg], lang))
+
+    # --- texts -----------------------------------------------------------------------
+    def welcome(self, state: State, seat: str, lang: str) -> Report:
+        picture = board_picture(state, lang, "start")
+        public = "\n\n".join(
+            [
+                rules_summary(state.options, lang),
+                order_format(state.options, lang),
+                report.opening_text(state, lang, picture.filename),
+            ]
+        )
+        private = {seat: report.your_tractor(state, seat, lang)}
+        return Report(public=public, private=private, attachments=[picture])
+
+    def help(self, lang: str) -> str:
+        return order_format(Options(), lang)
+
+    def status(self, state: State, seat: str, lang: str) -> str:
+        return report.status_text_for(state, seat, lang)
+
+    def report(self, before: State, resolution: Resolution[State, Orders], lang: str) -> Report:
+        after = resolution.state
+        picture = board_picture(after, lang, _round_label(before.round, lang))
+        events = load_events(resolution.events)
+        public = report.result_text(
+            before, after, events, resolution.ranking, lang, picture.filename
+        )
+        return Report(public=public, attachments=[picture])
+
+    def public_state(self, state: State) -> dict[str, Any]:
+        return report.public_state(state)

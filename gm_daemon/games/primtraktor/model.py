@@ -1,0 +1,165 @@
+"""The data of a Primtraktorrennen: options, tractors, orders and the stored state.
+
+Everything here is a pydantic model because the daemon stores state and orders as JSON and
+hands them back whole. A tractor's ``trail`` is the list of every cell it has occupied, start
+cell first, in the order it drove them: the cell count, the position (the last cell) and the
+board's occupancy all follow from it, so there is nothing that could disagree.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+Cell = tuple[int, int]
+Change = Literal["+", "-", "="]
+
+PHASE_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def phase_letter(phase: int) -> str:
+    """Phase 1 is "a", phase 5 is "e" (the seed's "Spielverlauf")."""
+    return PHASE_LETTERS[phase - 1]
+
+
+class Direction(StrEnum):
+    """Compass directions in clockwise order (PT-1, A-9); the value is the English letter."""
+
+    NORTH = "N"
+    EAST = "E"
+    SOUTH = "S"
+    WEST = "W"
+
+    def clockwise(self) -> Direction:
+        order = list(Direction)
+        return order[(order.index(self) + 1) % 4]
+
+    @property
+    def delta(self) -> Cell:
+        """One step on the board: north is y-1, east is x+1 (PT-1)."""
+        return _DELTAS[self]
+
+
+_DELTAS: dict[Direction, Cell] = {
+    Direction.NORTH: (0, -1),
+    Direction.EAST: (1, 0),
+    Direction.SOUTH: (0, 1),
+    Direction.WEST: (-1, 0),
+}
+
+
+class Options(BaseModel):
+    """``[games.options]`` of a primtraktor game (rules section 6)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    board: int = Field(51, ge=5, le=2000)
+    max_rounds: int = Field(13, ge=1)
+    max_legs: int = Field(5, ge=1, le=26)
+    bonus: list[int] = Field(default_factory=lambda: [19, 13, 7])
+    start_min_dist: int = Field(5, ge=0)
+    round1_nmr: Literal["eliminate", "north_plus"] = "eliminate"
+    nmr_conflict: Literal["always_lose", "normal"] = "always_lose"
+    tiebreak: list[Literal["later_elimination"]] = Field(
+        default_factory=lambda: ["later_elimination"]
+    )
+
+
+class Leg(BaseModel):
+    """One partial move (Teilzug): a direction and a speed change; ``=`` when none was given."""
+
+    model_config = ConfigDict(frozen=True)
+
+    direction: Direction
+    change: Change = "="
+
+
+class Orders(BaseModel):
+    """A round's orders: 1 to ``max_legs`` legs, or the NMR marker the daemon fills in.
+
+    For NMR orders ``legs`` holds the leg the NMR procedure chose against the board at the
+    start of the round (empty when the procedure eliminates the tractor); the resolution
+    recomputes it from the state, so a stored NMR order can never disagree with the rules.
+    """
+
+    legs: list[Leg] = Field(default_factory=list)
+    nmr: bool = False
+
+    @model_validator(mode="after")
+    def _legs_or_nmr(self) -> Orders:
+        if not self.legs and not self.nmr:
+            raise ValueError("orders without legs are NMR orders (nmr = true)")
+        return self
+
+
+EliminationReason = Literal["speed", "crash", "conflict", "nmr"]
+
+
+class Elimination(BaseModel):
+    """When and why a tractor left the race (PT-3, PT-20).
+
+    ``speed``: the player's own order took the speed below 2 (PT-5).
+    ``crash``: Fahrfehler, drove onto a cell occupied before this phase (``others`` = owner).
+    ``conflict``: lost a cell to ``others`` in the same phase, or arrived with them at once.
+    ``nmr``: the NMR procedure found no possible leg (or round-1 NMR, PT-14).
+    """
+
+    round: int
+    phase: int
+    reason: EliminationReason
+    cell: Cell | None = None
+    others: list[str] = Field(default_factory=list)
+
+    @property
+    def time(self) -> tuple[int, int]:
+        """Elimination time for the survival bonus (PT-18): later is better."""
+        return (self.round, self.phase)
+
+
+class Tractor(BaseModel):
+    """One player's tractor (PT-3)."""
+
+    seat: str
+    name: str
+    letter: str
+    trail: list[Cell]
+    speed: int = 0
+    direction: Direction | None = None
+    eliminated: Elimination | None = None
+
+    @property
+    def position(self) -> Cell:
+        return self.trail[-1]
+
+    @property
+    def cells(self) -> int:
+        return len(self.trail)
+
+    @property
+    def active(self) -> bool:
+        return self.eliminated is None
+
+
+class State(BaseModel):
+    """The whole game between two resolutions.
+
+    ``round`` is the round whose orders are awaited; once ``finished`` it stays at the last
+    round played, and ``ended_phase`` is the phase after which the game ended (PT-16).
+    """
+
+    options: Options
+    round: int = 1
+    tractors: list[Tractor]
+    finished: bool = False
+    ended_phase: int | None = None
+
+    def tractor(self, seat: str) -> Tractor:
+        for tractor in self.tractors:
+            if tractor.seat == seat:
+                return tractor
+        raise KeyError(seat)
+
+    def active(self) -> list[Tractor]:
+        return [t for t in self.tractors if t.active]

@@ -1,0 +1,191 @@
+"""Reading a player's order mail: the Lark grammar per line, the name check, the leg count.
+
+Each line is parsed on its own so that a submission reports every problem at once. Names may
+precede the legs with a colon ("Kurt Kurz: O+") or, as in the seed's example, without one
+("Ralf Raser Nord+"); the latter is recognised only when the words name a registered player.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from lark import Token, Transformer, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
+
+from gm_daemon.games.primtraktor.model import Direction, Leg, State
+from gm_daemon.games.primtraktor.texts import text
+from gm_daemon.games.protocol import Line, Problem, ProblemKind, Seat
+from gm_daemon.games.text import fold, match_seat
+from gm_daemon.grammar import parser
+
+COMMAND_WORDS = {"fertig", "done", "ende", "end"}  # daemon commands that may reach us
+MOVES_LABELS = {"zuege", "zuge", "moves", "zug", "order", "orders"}
+_DIAGONALS = {
+    "nordost", "nordwest", "suedost", "suedwest", "sudost", "sudwest",
+    "northeast", "northwest", "southeast", "southwest",
+    "no", "nw", "so", "sw", "ne", "se",
+}  # fmt: skip
+
+
+class LineProblem(Exception):
+    """A problem found in one line, raised out of the line reader."""
+
+    def __init__(self, problem: Problem):
+        super().__init__(problem.message)
+        self.problem = problem
+
+
+@dataclass
+class ReadLine:
+    """One order line as understood: the names it was labelled with and its legs."""
+
+    line: Line
+    names: list[str] = field(default_factory=list)
+    legs: list[Leg] = field(default_factory=list)
+
+
+class _ToLegs(Transformer[Token, ReadLine]):
+    """Parse tree -> the engine's own ``Leg`` objects (nothing downstream sees a tree)."""
+
+    def north(self, _: list[Token]) -> Direction:
+        return Direction.NORTH
+
+    def east(self, _: list[Token]) -> Direction:
+        return Direction.EAST
+
+    def south(self, _: list[Token]) -> Direction:
+        return Direction.SOUTH
+
+    def west(self, _: list[Token]) -> Direction:
+        return Direction.WEST
+
+    def faster(self, _: list[Token]) -> str:
+        return "+"
+
+    def slower(self, _: list[Token]) -> str:
+        return "-"
+
+    def same(self, _: list[Token]) -> str:
+        return "="
+
+    def leg(self, items: list[object]) -> Leg:
+        direction = items[0]
+        change = items[1] if len(items) > 1 else "="
+        return Leg.model_validate({"direction": direction, "change": change})
+
+    def label(self, items: list[Token]) -> str:
+        return str(items[0]).rstrip(":").strip()
+
+    def start(self, items: list[object]) -> tuple[list[str], list[Leg]]:
+        return (
+            [i for i in items if isinstance(i, str)],
+            [i for i in items if isinstance(i, Leg)],
+        )
+
+
+def is_command_word(line: Line) -> bool:
+    return fold(line.text).strip(" .!") in COMMAND_WORDS
+
+
+def _problem(line: Line, kind: ProblemKind, message: str, hint: str) -> LineProblem:
+    return LineProblem(Problem(line.no, line.text, kind, message, hint))
+
+
+_DIRECTION_WORD = re.compile(r"(nord|north|n|ost|east|o|e|süd|sued|sud|south|s|west|w)(?!\w)", re.I)
+
+
+def _strip_bare_name(line: Line, seats: Sequence[Seat]) -> tuple[str, str]:
+    """("Ralf Raser", " Nord+, …") when the line starts with a registered name, no colon.
+
+    The longest run of leading words that names a player wins; a run that starts with a
+    direction word is never a name, so "Ost N+" stays two legs whatever the players are called.
+    """
+    words = list(re.finditer(r"\S+", line.text))
+    if ":" in line.text or not words or _DIRECTION_WORD.match(words[0].group(0)):
+        return "", line.text  # a colon label is the grammar's business
+    for count in range(len(words) - 1, 0, -1):
+        end = words[count - 1].end()
+        candidate = line.text[words[0].start() : end]
+        if match_seat(candidate, seats):
+            return candidate, line.text[end:]
+    return "", line.text
+
+
+def read_line(line: Line, seats: Sequence[Seat], lang: str) -> ReadLine:
+    """The legs of one line, or LineProblem explaining in the player's language."""
+    name, rest = _strip_bare_name(line, seats)
+    try:
+        tree = parser("primtraktor").parse(rest)
+    except UnexpectedInput as exc:
+        raise _syntax_problem(line, rest, exc, lang) from None
+    names, legs = _ToLegs().transform(tree)
+    return ReadLine(line, ([name] if name else []) + names, legs)
+
+
+def _offending_word(source: str, column: int) -> str:
+    match = re.match(r"[^\s,;:]+", source[column - 1 :])
+    return match.group(0) if match else source[column - 1 : column]
+
+
+def _syntax_problem(line: Line, source: str, exc: UnexpectedInput, lang: str) -> LineProblem:
+    """Turn Lark's complaint into what a player understands: which word, and what instead."""
+    hint = text("directions_hint", lang)
+    if isinstance(exc, UnexpectedEOF) or not isinstance(exc, UnexpectedCharacters):
+        word = source.strip() or line.text
+        message = text("err_no_leg_after_name", lang, word=word)
+        return _problem(line, ProblemKind.SYNTAX, message, hint)
+    word = _offending_word(source, exc.column)
+    letters = fold(word).strip("+-=–−")
+    if word[0] in "+-=–−":
+        key, hint = "err_lonely_change", text("hint_lonely_change", lang)
+    elif any(ch.isdigit() for ch in word):
+        key, hint = "err_number", text("hint_number", lang)
+    elif letters in _DIAGONALS:
+        key, hint = "err_diagonal", text("hint_diagonal", lang, word=word)
+    elif word[0].isalpha():
+        key = "err_word"
+    else:
+        key = "err_char"
+    return _problem(line, ProblemKind.SYNTAX, text(key, lang, word=word), hint)
+
+
+def check_names(read: ReadLine, seats: Sequence[Seat], seat: str, lang: str) -> None:
+    """A label must be the player's own name or a "Züge:"/"Moves:" keyword."""
+    own = next((s for s in seats if s.id == seat), None)
+    own_name = own.name if own else seat
+    for name in read.names:
+        if fold(name).replace(" ", "") in MOVES_LABELS:
+            continue
+        matches = match_seat(name, seats)
+        if any(m.id == seat for m in matches):
+            continue
+        key = "err_other_name" if matches else "err_unknown_name"
+        kind = ProblemKind.ILLEGAL if matches else ProblemKind.SYNTAX
+        message = text(key, lang, word=name, own=own_name)
+        raise _problem(read.line, kind, message, text("hint_name", lang, own=own_name))
+
+
+def seats_of(state: State) -> list[Seat]:
+    return [Seat(t.seat, t.name) for t in state.tractors]
+
+
+def count_problems(read: Sequence[ReadLine], max_legs: int, lang: str) -> list[Problem]:
+    """PT-7: more than ``max_legs`` legs is an error on the line holding the first extra leg."""
+    total = sum(len(one.legs) for one in read)
+    if total <= max_legs:
+        return []
+    seen = 0
+    for one in read:
+        seen += len(one.legs)
+        if seen > max_legs:
+            message = text("err_too_many", lang, count=total, max=max_legs)
+            hint = text("hint_too_many", lang, max=max_legs)
+            return [Problem(one.line.no, one.line.text, ProblemKind.ILLEGAL, message, hint)]
+    return []
+
+
+def no_legs_problem(max_legs: int, lang: str) -> Problem:
+    """An order without legs is refused: the previous orders (or else NMR) stay in force."""
+    hint = text("hint_no_legs", lang, max=max_legs)
+    return Problem(None, "", ProblemKind.SYNTAX, text("err_no_legs", lang), hint)
