@@ -180,9 +180,10 @@ def _print_status(report: dict[str, Any]) -> None:
 
 def _resolve(options: argparse.Namespace) -> int:
     _, _, referee = _open(options)
-    if referee.load(options.game) is None:
+    loaded = referee.load(options.game)
+    if loaded is None:
         raise LookupError(f"no running game {options.game!r}")
-    done = referee.resolve(options.game, "gm")
+    done = referee.resolve(options.game, "gm", loaded.row.phase)
     print("resolved; result mails queued" if done else "nothing to resolve (finished?)")
     return 0 if done else 1
 

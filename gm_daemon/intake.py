@@ -80,8 +80,9 @@ def read_envelope(lines: Sequence[Line]) -> Envelope:
 @dataclass(frozen=True)
 class Verdict:
     summary: str
-    game_id: str | None = None
+    game_id: str = ""
     accepted: bool = False
+    phase: int | None = None  # the phase accepted orders are for
 
 
 class Intake:
@@ -92,10 +93,12 @@ class Intake:
         self.config = referee.config
 
     def process_pending(self) -> list[Verdict]:
-        verdicts = [self.process(row) for row in self.store.unprocessed()]
-        for verdict in verdicts:
-            if verdict.accepted and verdict.game_id and self.referee.all_orders_in(verdict.game_id):
-                self.referee._try_resolve(verdict.game_id, "all orders in")
+        verdicts = []
+        for row in self.store.unprocessed():
+            verdict = self.process(row)
+            verdicts.append(verdict)
+            if verdict.accepted and verdict.phase is not None:
+                self.referee.resolve_if_complete(verdict.game_id, verdict.phase)
         return verdicts
 
     def process(self, row: InboxRow) -> Verdict:
@@ -338,7 +341,7 @@ class Intake:
             deadline=self.referee.deadline_text(loaded),
         )
         self._reply(loaded, player, incoming, "accepted", text)
-        return Verdict("accepted", loaded.row.id, accepted=True)
+        return Verdict("accepted", loaded.row.id, accepted=True, phase=loaded.row.phase)
 
     def _orders_on_file(self, loaded: Loaded, player: PlayerRow) -> str:
         data = self.store.orders(loaded.row.id, loaded.row.phase).get(player.seat)

@@ -28,7 +28,8 @@ class Backoff:
 
     def delay(self, attempts: int) -> timedelta:
         """Delay after the ``attempts``-th failure: 30 s, 1 min, 2 min, … up to an hour."""
-        return min(self.first_delay * (2 ** max(0, attempts - 1)), self.max_delay)
+        doublings = min(max(0, attempts - 1), 30)  # a long outage must not overflow
+        return min(self.first_delay * (2**doublings), self.max_delay)
 
 
 class OutboxSender:

@@ -202,12 +202,15 @@ class Referee:
         return message
 
     # --- resolution --------------------------------------------------------------------
-    def resolve(self, game_id: str, trigger: str) -> bool:
-        """Resolve the current phase now (NMR defaults for missing orders). Runs once per
-        phase: a second caller finds the phase already moved on and does nothing."""
+    def resolve(self, game_id: str, trigger: str, phase: int | None = None) -> bool:
+        """Resolve the current phase now (NMR defaults for missing orders). ``phase`` is the
+        phase the caller saw: when two triggers race, the second finds the game moved on and
+        does nothing, instead of resolving the next phase as well."""
         with self.store.transaction():
             loaded = self.load(game_id)
             if loaded is None or loaded.row.finished:
+                return False
+            if phase is not None and loaded.row.phase != phase:
                 return False
             key = (game_id, loaded.row.phase)
             if key in self._broken:
@@ -345,21 +348,26 @@ class Referee:
             if row.finished or row.paused or self.load(row.id) is None:
                 continue
             if row.deadline_at is not None and row.deadline_at <= now:
-                if self._try_resolve(row.id, "deadline"):
+                if self._try_resolve(row.id, "deadline", row.phase):
                     done.append(f"{row.id}: deadline")
             elif self.all_orders_in(row.id):
-                if self._try_resolve(row.id, "all orders in"):
+                if self._try_resolve(row.id, "all orders in", row.phase):
                     done.append(f"{row.id}: all orders in")
             elif self._reminder_due(row, now):
                 self.remind(row.id)
                 done.append(f"{row.id}: reminder")
         return done
 
-    def _try_resolve(self, game_id: str, trigger: str) -> bool:
+    def _try_resolve(self, game_id: str, trigger: str, phase: int) -> bool:
         try:
-            return self.resolve(game_id, trigger)
+            return self.resolve(game_id, trigger, phase)
         except Exception:  # logged in resolve; the loop must go on for the other games
             return False
+
+    def resolve_if_complete(self, game_id: str, phase: int) -> bool:
+        """Right after accepted orders: a card play (or the last missing order of a game
+        with ``resolve_early``) resolves at once instead of waiting for the next cycle."""
+        return self.all_orders_in(game_id) and self._try_resolve(game_id, "all orders in", phase)
 
     def all_orders_in(self, game_id: str) -> bool:
         loaded = self.load(game_id)

@@ -1,0 +1,206 @@
+"""Crashes, restarts, races and a mail server outage lose nothing and send nothing twice."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from datetime import timedelta
+from email.message import EmailMessage
+
+import pytest
+
+from gm_daemon.daemon import Daemon, make_transports
+from gm_daemon.mail.transport import SendError
+from gm_daemon.referee import Referee
+from gm_daemon.store import Store
+from tests.core.test_daemon_flow import GAMES
+from tests.daemon_harness import DaemonHarness
+
+
+class FlakySender:
+    """Wraps the real Maildir sender; fails the first ``failures`` sends."""
+
+    def __init__(self, inner, failures: int, permanent: bool = False):
+        self.inner = inner
+        self.failures = failures
+        self.permanent = permanent
+        self.calls = 0
+
+    async def send(self, message: EmailMessage, sender: str, recipients: Sequence[str]) -> None:
+        self.calls += 1
+        if self.failures > 0:
+            self.failures -= 1
+            raise SendError("421 try again later", permanent=self.permanent)
+        await self.inner.send(message, sender, recipients)
+
+    async def close(self) -> None:
+        await self.inner.close()
+
+
+def run_with(h: DaemonHarness, sender_factory) -> list[EmailMessage]:
+    def transports(config):
+        inbox, sender = make_transports(config)
+        return inbox, sender_factory(sender)
+
+    asyncio.run(Daemon(h.config_path, clock=h.clock, transports=transports).run_once())
+    return h._collect()
+
+
+def test_smtp_outage_delays_mail_and_sends_each_once(tmp_path):
+    h = DaemonHarness(tmp_path, GAMES)
+    assert run_with(h, lambda s: FlakySender(s, failures=10)) == []
+    h.advance(seconds=10)
+    # the mail that failed waits for its back-off; the one never tried goes out
+    (untried,) = run_with(h, lambda s: FlakySender(s, failures=0))
+    h.advance(seconds=30)
+    (retried,) = run_with(h, lambda s: FlakySender(s, failures=0))
+    assert sorted([untried["To"], retried["To"]]) == ["anna@players.test", "bert@players.test"]
+    h.advance(hours=2)
+    assert h.run() == []
+
+
+def test_a_refused_recipient_is_marked_failed_and_shown(tmp_path):
+    h = DaemonHarness(tmp_path, GAMES)
+    run_with(h, lambda s: FlakySender(s, failures=1, permanent=True))
+    _code, out = h.cli("status")
+    assert "'failed': 1" in out and "'sent': 1" in out
+
+
+def test_crash_between_storing_and_marking_read_processes_the_mail_once(tmp_path):
+    h = DaemonHarness(tmp_path, GAMES)
+    h.run()
+    h.send("anna@players.test", "Code: ANNA-1111\n17")
+
+    def crashing(config):
+        inbox, sender = make_transports(config)
+
+        async def done(key: str) -> None:
+            raise ConnectionResetError("server went away")
+
+        inbox.done = done  # type: ignore[method-assign]
+        return inbox, sender
+
+    daemon = Daemon(h.config_path, clock=h.clock, transports=crashing)
+    with pytest.raises(ConnectionResetError):
+        asyncio.run(daemon.run_once())
+    first = h.run()  # restart: the mail is fetched again, recognised, answered once
+    second = h.run()
+    assert [m["To"] for m in first] == ["anna@players.test"]
+    assert second == []
+
+
+def test_the_same_message_delivered_twice_counts_once(tmp_path):
+    h = DaemonHarness(tmp_path, GAMES)
+    h.run()
+    message = EmailMessage()
+    message["From"] = "anna@players.test"
+    message["Subject"] = "[g1]"
+    message["Message-ID"] = "<same@players.test>"
+    message.set_content("Code: ANNA-1111\n17")
+    h.send_raw(bytes(message))
+    h.send_raw(bytes(message))
+    assert len(h.run()) == 1
+
+
+def test_an_engine_crash_shunts_the_mail_and_the_loop_goes_on(tmp_path, monkeypatch):
+    from tests.core import guessgame
+
+    h = DaemonHarness(tmp_path, GAMES)
+    h.run()
+    original = guessgame.GuessGame.read_orders
+
+    def explode(self, lines, state, seat, lang):
+        if seat == "anna-alt":
+            raise RuntimeError("engine bug")
+        return original(self, lines, state, seat, lang)
+
+    monkeypatch.setattr(guessgame.GuessGame, "read_orders", explode)
+    h.send("anna@players.test", "Code: ANNA-1111\n17")
+    h.send("bert@players.test", "Code: BERT-2222\n18")
+    replies = {m["To"]: m for m in h.run()}
+    assert "internal error" in h.body(replies["anna@players.test"])
+    assert "accepted" in replies["bert@players.test"]["Subject"]
+    _code, out = h.cli("status")
+    assert "shunted" in out and "engine bug" in out
+
+
+def test_racing_resolvers_resolve_a_phase_once(tmp_path):
+    h = DaemonHarness(tmp_path, GAMES)
+    h.run()
+    from gm_daemon.config import load_config
+
+    config = load_config(h.config_path)
+    first = Referee(config, Store(h.database), h.clock)
+    second = Referee(config, Store(h.database), h.clock)
+    assert first.resolve("g1", "deadline", phase=1)
+    assert not second.resolve("g1", "gm", phase=1)
+    assert h.phase("g1") == 2
+
+
+def test_a_deadline_that_passed_while_down_is_resolved_at_start(tmp_path):
+    h = DaemonHarness(tmp_path, GAMES)
+    h.run()
+    h.advance(days=9)  # down for longer than several rounds
+    results = h.run()
+    assert h.phase("g1") == 2  # one round resolved now, the next has a fresh deadline
+    assert len(results) == 2
+
+
+def test_reload_starts_new_games_and_applies_changed_deadlines(tmp_path):
+    h = DaemonHarness(tmp_path, GAMES)
+    h.run()
+    second = (
+        GAMES.replace('id = "g1"', 'id = "g2"')
+        .replace("anna@", "anna2@")
+        .replace("bert@", "bert2@")
+    )
+    h.write_config((GAMES + second).replace('every = "2d"', 'every = "4d"'))
+    mails = h.run()
+    assert sorted(m["To"] for m in mails) == ["anna2@players.test", "bert2@players.test"]
+    h.advance(days=1)
+    assert h.run() == []  # g1's round now lasts four days
+    h.advance(days=3, seconds=1)
+    assert sum("results" in m["Subject"] for m in h.run()) == 4  # both games, 2 players each
+
+
+def test_the_service_loop_answers_reloads_and_stops(tmp_path):
+    """The real ``run()`` loop in the test's event loop, on the wall clock."""
+    h = DaemonHarness(tmp_path, GAMES)
+
+    async def scenario() -> None:
+        daemon = Daemon(h.config_path)
+        task = asyncio.create_task(daemon.run())
+        await _until(lambda: len(h._collect()) >= 2)
+        code = h.code("g1", "Anna Alt")
+        h.send("anna@players.test", f"Code: {code}\n42")
+        await _until(lambda: any("accepted" in m["Subject"] for m in h._collect()))
+        h.write_config(
+            GAMES.replace('id = "g1"', 'id = "g9"').replace("anna@", "a9@").replace("bert@", "b9@")
+        )
+        daemon.request_reload()
+        await _until(lambda: any(m["To"] == "a9@players.test" for m in h._collect()))
+        daemon.request_exit()
+        await asyncio.wait_for(task, timeout=10)
+
+    asyncio.run(scenario())
+    assert h.finished("g1") is False
+
+
+async def _until(condition, timeout: float = 10) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not condition():
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError("condition not reached in time")
+        await asyncio.sleep(0.05)
+
+
+def test_backoff_grows_and_is_capped():
+    from gm_daemon.outbox import Backoff
+
+    backoff = Backoff()
+    assert [backoff.delay(n) for n in (1, 2, 3)] == [
+        timedelta(seconds=30),
+        timedelta(seconds=60),
+        timedelta(seconds=120),
+    ]
+    assert backoff.delay(50) == timedelta(hours=1)
