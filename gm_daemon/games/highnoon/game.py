@@ -1,0 +1,127 @@
+"""High Noon as the daemon sees it: the protocol object tying rules, orders and texts."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from gm_daemon.games.highnoon import orders as order_reading
+from gm_daemon.games.highnoon import report
+from gm_daemon.games.highnoon.dice import RngDice
+from gm_daemon.games.highnoon.guide import order_format
+from gm_daemon.games.highnoon.model import Options, Orders, State
+from gm_daemon.games.highnoon.rules import resolve_round, start_state
+from gm_daemon.games.highnoon.texts import say
+from gm_daemon.games.protocol import Accepted, Lang, Line, Report, Resolution, Seat
+
+
+class HighNoon:
+    """Simultaneous rounds; every active player owes orders; resolved at the deadline."""
+
+    kind: ClassVar[str] = "highnoon"
+    title: ClassVar[Mapping[Lang, str]] = {"de": "High Noon", "en": "High Noon"}
+    Options = Options
+    State = State
+    Orders = Orders
+    resolves_on_receipt: ClassVar[bool] = False
+
+    # --- lifecycle -------------------------------------------------------------------
+    def start(self, options: Options, seats: Sequence[Seat], rng: random.Random) -> State:
+        return start_state(options, seats, rng)
+
+    def resolve(
+        self, state: State, orders: Mapping[str, Orders], rng: random.Random
+    ) -> Resolution[State, Orders]:
+        new = resolve_round(state, orders, RngDice(rng))
+        return Resolution(
+            state=new,
+            events=_events(new),
+            finished=new.finished,
+            ranking=new.ranking if new.finished else None,
+        )
+
+    # --- phase facts -----------------------------------------------------------------
+    def phase_number(self, state: State) -> int:
+        return state.round
+
+    def phase_type(self, state: State) -> str:
+        return "round"
+
+    def phase_label(self, state: State, lang: Lang) -> str:
+        return say(lang, "round", round=state.round)
+
+    def owed(self, state: State) -> set[str]:
+        return set() if state.finished else set(state.active_ids())
+
+    def participants(self, state: State) -> set[str]:
+        return self.owed(state)
+
+    # --- orders ----------------------------------------------------------------------
+    def read_orders(
+        self, lines: Sequence[Line], state: State, seat: str, lang: Lang
+    ) -> Accepted[Orders]:
+        return order_reading.read_orders(lines, state, seat, lang)
+
+    def default_orders(self, state: State, seat: str) -> Orders:
+        """HN-9: no shots in any duel, no challenges."""
+        return Orders()
+
+    def describe_orders(self, state: State, seat: str, orders: Orders, lang: Lang) -> str:
+        return order_reading.describe_orders(state, seat, orders, lang)
+
+    # --- texts -----------------------------------------------------------------------
+    def welcome(self, state: State, seat: str, lang: Lang) -> Report:
+        return report.welcome_report(state, seat, lang)
+
+    def help(self, lang: Lang) -> str:
+        return order_format(lang) + "\n"
+
+    def status(self, state: State, seat: str, lang: Lang) -> str:
+        return report.status_text(state, seat, lang)
+
+    def report(self, before: State, resolution: Resolution[State, Orders], lang: Lang) -> Report:
+        after = resolution.state
+        return Report(
+            public=report.round_report(after, lang),
+            private=report.private_notes(after, lang),
+        )
+
+    def public_state(self, state: State) -> dict[str, Any]:
+        return {
+            "round": state.round,
+            "finished": state.finished,
+            "players_at_start": state.n0,
+            "players": [
+                {
+                    "id": p.id,
+                    "name": p.name,
+                    "D": p.wins,
+                    "L": p.life,
+                    "P": p.cartridges,
+                    "status": "active" if p.active else "eliminated",
+                    "eliminated_in_round": p.eliminated_in_round,
+                }
+                for p in state.players
+            ],
+            "pairings": [list(pair) for pair in state.pairings],
+            "ranking": state.ranking if state.finished else None,
+        }
+
+
+def _events(state: State) -> list[dict[str, Any]]:
+    """The round for the game log: every duel with every roll (HN-11), then the rest."""
+    record = state.last_round
+    if record is None:
+        return []
+    events: list[dict[str, Any]] = [{"event": "duel", **duel.model_dump()} for duel in record.duels]
+    events += [{"event": "invalid_orders", "seat": seat} for seat in record.invalid_orders]
+    events += [
+        {"event": "penalty", "seat": seat, "life": life} for seat, life in record.penalties.items()
+    ]
+    events += [{"event": "eliminated", "seat": seat} for seat in record.eliminated]
+    if state.finished:
+        events.append({"event": "game_over", "ranking": state.ranking})
+    else:
+        events.append({"event": "pairings", "round": state.round, "pairs": state.pairings})
+    return events

@@ -1,0 +1,332 @@
+"""Reading a player's order mail (§3.1) and echoing it back normalised.
+
+Every line is parsed and checked on its own, so one reply lists every problem. Hard errors
+(A-10) reject the whole submission; soft issues (duplicate positions, void or excess
+challenges, a greeting line) are corrected and reported as warnings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from gm_daemon.games.highnoon.model import FIRST_POSITION, LAST_POSITION, Orders, State
+from gm_daemon.games.highnoon.rules import challenge_cap
+from gm_daemon.games.highnoon.syntax import (
+    ChallengesHeading,
+    DuelLine,
+    DuelsHeading,
+    LineSyntaxError,
+    NameList,
+    OrderLine,
+    PlayerLine,
+    parse_line,
+)
+from gm_daemon.games.highnoon.texts import quoted, say, shots_word
+from gm_daemon.games.protocol import Accepted, Line, OrdersRejected, Problem, ProblemKind, Seat
+from gm_daemon.games.text import match_seat
+
+
+@dataclass
+class _Reading:
+    """The submission as read so far: one instance per ``read_orders`` call."""
+
+    state: State
+    seat: str
+    lang: str
+    section: str | None = None  # "duels" or "challenges": where bare names belong
+    shots: dict[str, list[int]] = field(default_factory=dict)
+    duel_line_of: dict[str, int] = field(default_factory=dict)
+    challenge_names: list[tuple[Line, str]] = field(default_factory=list)
+    errors: list[Problem] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
+
+    # --- helpers -------------------------------------------------------------------
+    def seats(self) -> list[Seat]:
+        return [Seat(p.id, p.name) for p in self.state.players]
+
+    def name_of(self, seat: str) -> str:
+        return self.state.player(seat).name
+
+    def error(self, line: Line | None, kind: ProblemKind, message: str, hint: str = "") -> None:
+        self.errors.append(_problem(line, kind, message, hint))
+
+    def warn(self, line: Line | None, kind: ProblemKind, message: str, hint: str = "") -> None:
+        self.warnings.append(_problem(line, kind, message, hint))
+
+    def opponents_hint(self) -> str:
+        opponents = [self.name_of(o) for o in self.state.opponents(self.seat)]
+        if not opponents:
+            return say(self.lang, "duel.no_opponents.hint", round=self.state.round)
+        return say(
+            self.lang,
+            "duel.opponents.hint",
+            round=self.state.round,
+            opponents=", ".join(opponents),
+        )
+
+    def resolve(self, written: str, eligible: set[str]) -> list[Seat]:
+        """Seats a written name may mean; an ambiguous name is settled when exactly one of
+        its candidates is eligible (an opponent in a duel line, an active player in a
+        challenge), since that is the only reading that makes sense."""
+        found = match_seat(written, self.seats())
+        if len(found) > 1:
+            narrowed = [seat for seat in found if seat.id in eligible]
+            if len(narrowed) == 1:
+                return narrowed
+        return found
+
+
+def _problem(line: Line | None, kind: ProblemKind, message: str, hint: str) -> Problem:
+    return Problem(
+        line=line.no if line else None,
+        source=line.text if line else "",
+        kind=kind,
+        message=message,
+        hint=hint,
+    )
+
+
+# --- one line at a time ---------------------------------------------------------------
+
+
+def _take(reading: _Reading, line: Line) -> None:
+    try:
+        parsed = parse_line(line.text)
+    except LineSyntaxError as mistake:
+        own = reading.name_of(reading.seat)
+        message = say(reading.lang, f"syntax.{mistake.label}")
+        hint = say(reading.lang, f"syntax.{mistake.label}.hint", own=own)
+        reading.error(line, ProblemKind.SYNTAX, message, hint)
+        return
+    _dispatch(reading, line, parsed)
+
+
+def _dispatch(reading: _Reading, line: Line, parsed: OrderLine) -> None:
+    """Headings switch the section; everything else is checked against the state.
+    FERTIG/DONE, "keine" and a pasted "Patronen verplant" line change nothing."""
+    match parsed:
+        case DuelsHeading():
+            reading.section = "duels"
+        case ChallengesHeading(names):
+            reading.section = "challenges"
+            reading.challenge_names.extend((line, name) for name in names)
+        case DuelLine():
+            _take_duel(reading, line, parsed)
+        case NameList(names) if reading.section == "challenges":
+            reading.challenge_names.extend((line, name) for name in names)
+        case NameList(names):
+            _take_bare_names(reading, line, names)
+        case PlayerLine(name):
+            _check_player(reading, line, name)
+        case _:
+            pass
+
+
+def _take_duel(reading: _Reading, line: Line, duel: DuelLine) -> None:
+    opponent = _duel_opponent(reading, line, duel.name)
+    positions = _checked_positions(reading, line, duel.positions)
+    if opponent is None:
+        return
+    if opponent in reading.duel_line_of:
+        name = reading.name_of(opponent)
+        first = reading.duel_line_of[opponent]
+        reading.error(
+            line,
+            ProblemKind.ILLEGAL,
+            say(reading.lang, "duel.duplicate", name=name, first=first),
+            say(reading.lang, "duel.duplicate.hint", name=name),
+        )
+        return
+    reading.duel_line_of[opponent] = line.no
+    if positions:  # None after a range error, () for "keine"
+        reading.shots[opponent] = positions
+
+
+def _duel_opponent(reading: _Reading, line: Line, written: str) -> str | None:
+    """The opponent a duel line names, or None after recording why it names none."""
+    lang, opponents = reading.lang, set(reading.state.opponents(reading.seat))
+    found = reading.resolve(written, opponents)
+    if not found:
+        message = say(lang, "duel.unknown", name=written)
+        reading.error(line, ProblemKind.ILLEGAL, message, reading.opponents_hint())
+        return None
+    if len(found) > 1:
+        candidates = ", ".join(seat.name for seat in found)
+        message = say(lang, "duel.ambiguous", name=written, candidates=candidates)
+        hint = say(lang, "duel.ambiguous.hint", example=found[0].name)
+        reading.error(line, ProblemKind.AMBIGUOUS, message, hint)
+        return None
+    target = found[0]
+    if target.id not in opponents:
+        message = say(lang, "duel.not_opponent", name=target.name, round=reading.state.round)
+        reading.error(line, ProblemKind.ILLEGAL, message, reading.opponents_hint())
+        return None
+    return target.id
+
+
+def _checked_positions(reading: _Reading, line: Line, written: Sequence[int]) -> list[int] | None:
+    """Distinct positions, highest first; None (with an error) when one is off the range."""
+    lang = reading.lang
+    outside = [k for k in written if not LAST_POSITION <= k <= FIRST_POSITION]
+    if outside:
+        positions = ", ".join(str(k) for k in outside)
+        message = say(lang, "duel.range", positions=positions)
+        reading.error(line, ProblemKind.ILLEGAL, message, say(lang, "duel.range.hint"))
+        return None
+    twice = sorted({k for k in written if list(written).count(k) > 1}, reverse=True)
+    if twice:
+        positions = ", ".join(str(k) for k in twice)
+        reading.warn(
+            line, ProblemKind.ILLEGAL, say(lang, "warn.duplicate_positions", positions=positions)
+        )
+    return sorted(set(written), reverse=True)
+
+
+def _take_bare_names(reading: _Reading, line: Line, names: Sequence[str]) -> None:
+    """Names outside the challenges section: a player's name there lacks its positions
+    (an error); anything else is a greeting or a closing line and is skipped with a note."""
+    for written in names:
+        found = reading.resolve(written, set(reading.state.opponents(reading.seat)))
+        if found:
+            name = found[0].name if len(found) == 1 else written
+            reading.error(
+                line,
+                ProblemKind.SYNTAX,
+                say(reading.lang, "duel.bare_name", name=name),
+                say(reading.lang, "duel.bare_name.hint", name=name),
+            )
+            return
+    reading.warn(
+        line,
+        ProblemKind.SYNTAX,
+        say(reading.lang, "warn.ignored", text=line.text.strip()),
+        say(reading.lang, "warn.ignored.hint"),
+    )
+
+
+def _check_player(reading: _Reading, line: Line, written: str) -> None:
+    """The optional ``Spieler:`` line must name the sender (§3)."""
+    if any(seat.id == reading.seat for seat in match_seat(written, reading.seats())):
+        return
+    own = reading.name_of(reading.seat)
+    reading.error(
+        line,
+        ProblemKind.ILLEGAL,
+        say(reading.lang, "player.mismatch", name=written, own=own),
+        say(reading.lang, "player.mismatch.hint", own=own),
+    )
+
+
+# --- the submission as a whole --------------------------------------------------------
+
+
+def _challenges(reading: _Reading) -> list[str]:
+    """HN-8: void names warned and dropped, repeats counted once, then the cap of HN-7."""
+    kept: list[str] = []
+    kept_lines: list[Line] = []
+    for line, written in reading.challenge_names:
+        target = _challenge_target(reading, line, written, kept)
+        if target is not None:
+            kept.append(target)
+            kept_lines.append(line)
+    cap = challenge_cap(reading.state.player(reading.seat))
+    if len(kept) > cap:
+        dropped = [reading.name_of(t) for t in kept[cap:]]
+        reading.warn(
+            kept_lines[cap],
+            ProblemKind.ILLEGAL,
+            say(
+                reading.lang,
+                "challenge.cap",
+                count=len(kept),
+                cap=cap,
+                dropped=quoted(dropped, reading.lang),
+            ),
+            say(reading.lang, "challenge.cap.hint", cap=cap),
+        )
+    return kept[:cap]
+
+
+def _challenge_target(reading: _Reading, line: Line, written: str, kept: list[str]) -> str | None:
+    lang, state = reading.lang, reading.state
+    active = set(state.active_ids()) - {reading.seat}
+    found = reading.resolve(written, active)
+    problem: tuple[ProblemKind, str] | None = None
+    if not found:
+        problem = (ProblemKind.ILLEGAL, say(lang, "challenge.unknown", name=written))
+    elif len(found) > 1:
+        candidates = ", ".join(seat.name for seat in found)
+        message = say(lang, "challenge.ambiguous", name=written, candidates=candidates)
+        problem = (ProblemKind.AMBIGUOUS, message)
+    elif found[0].id == reading.seat:
+        problem = (ProblemKind.ILLEGAL, say(lang, "challenge.self"))
+    elif found[0].id not in active:
+        problem = (ProblemKind.ILLEGAL, say(lang, "challenge.eliminated", name=found[0].name))
+    elif found[0].id in kept:
+        problem = (ProblemKind.ILLEGAL, say(lang, "challenge.duplicate", name=found[0].name))
+    if problem is not None:
+        reading.warn(line, *problem)
+        return None
+    return found[0].id
+
+
+def _check_budget(reading: _Reading) -> None:
+    """HN-6: all shot lists together within P as published at the start of the round."""
+    planned = sum(len(positions) for positions in reading.shots.values())
+    cartridges = reading.state.player(reading.seat).cartridges
+    if planned <= cartridges:
+        return
+    lang = reading.lang
+    message = say(
+        lang,
+        "budget",
+        planned=planned,
+        shots=shots_word(planned, lang),
+        cartridges=cartridges,
+    )
+    excess = planned - cartridges
+    hint = say(
+        lang,
+        "budget.hint",
+        cartridges=cartridges,
+        excess=f"{excess} {shots_word(excess, lang)}",
+    )
+    reading.error(None, ProblemKind.ILLEGAL, message, hint)
+
+
+def read_orders(lines: Sequence[Line], state: State, seat: str, lang: str) -> Accepted[Orders]:
+    """The protocol's ``read_orders``: orders, or OrdersRejected naming every problem."""
+    reading = _Reading(state=state, seat=seat, lang=lang)
+    if state.finished or not state.player(seat).active:
+        reading.error(
+            None, ProblemKind.ILLEGAL, say(lang, "finished" if state.finished else "not_active")
+        )
+        raise OrdersRejected(reading.errors)
+    for line in lines:
+        if line.text.strip():
+            _take(reading, line)
+    challenges = _challenges(reading)
+    _check_budget(reading)
+    if reading.errors:
+        raise OrdersRejected(reading.errors)
+    orders = Orders(shots=reading.shots, challenges=challenges)
+    return Accepted(orders=orders, warnings=reading.warnings)
+
+
+def describe_orders(state: State, seat: str, orders: Orders, lang: str) -> str:
+    """The normalised orders, e.g. "Duell gegen H. Glück: 19, 15, 8, 4" per duel, the
+    challenges and "Patronen verplant: 7/8"; the text reads back as the same orders."""
+    lines = []
+    opponents = state.opponents(seat)
+    for opponent in [*opponents, *(o for o in orders.shots if o not in opponents)]:
+        positions = orders.shots.get(opponent, [])
+        written = ", ".join(str(k) for k in positions) or say(lang, "none")
+        lines.append(
+            say(lang, "describe.duel", name=state.player(opponent).name, positions=written)
+        )
+    names = ", ".join(state.player(t).name for t in orders.challenges) or say(lang, "none")
+    lines.append(say(lang, "describe.challenges", names=names))
+    cartridges = state.player(seat).cartridges
+    lines.append(say(lang, "describe.budget", planned=orders.planned(), cartridges=cartridges))
+    return "\n".join(lines)

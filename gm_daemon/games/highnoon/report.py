@@ -1,0 +1,215 @@
+"""Texts built from the state: the round result (HN-18, §3.2), status and welcome.
+
+The layout follows the postal game: "E.Müller (19, 15+) --- H.Glück (16, 15+)" for a duel
+(names written without the space after the initial, as in the original), pairings and the
+Zwischenstand with the registered names, columns aligned for a monospace font.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gm_daemon.games.highnoon.guide import order_format, rules_summary
+from gm_daemon.games.highnoon.model import DuelResult, Player, RoundRecord, State
+from gm_daemon.games.highnoon.rules import challenge_cap, standings
+from gm_daemon.games.highnoon.texts import say
+from gm_daemon.games.protocol import Report
+
+DASH = "–"
+
+
+def short_name(name: str) -> str:
+    """The duel-result spelling of the original: "E. Müller" -> "E.Müller"."""
+    return re.sub(r"\.\s+", ".", name)
+
+
+def _shots(fired: list[int], hit: bool) -> str:
+    """Fired shots in firing order; the hit, always the last shot fired, carries a "+"."""
+    written = [str(k) for k in fired]
+    if hit and written:
+        written[-1] += "+"
+    return "(" + ", ".join(written) + ")"
+
+
+def duel_lines(state: State, duels: list[DuelResult]) -> list[str]:
+    """HN-18(a), one line per duel, the "---" aligned."""
+    rows = []
+    for duel in duels:
+        left = f"{short_name(state.player(duel.a).name)} {_shots(duel.fired_a, duel.hit_a)}"
+        right = f"{short_name(state.player(duel.b).name)} {_shots(duel.fired_b, duel.hit_b)}"
+        rows.append((left, right))
+    width = max((len(left) for left, _ in rows), default=0)
+    return [f"{left:<{width}} --- {right}" for left, right in rows]
+
+
+def pairing_lines(state: State, lang: str) -> list[str]:
+    if not state.pairings:
+        return [say(lang, "no_pairings")]
+    names = [(state.player(a).name, state.player(b).name) for a, b in state.pairings]
+    width = max(len(left) for left, _ in names)
+    return [f"{left:<{width}} --- {right}" for left, right in names]
+
+
+def _counters(players: list[Player]) -> list[list[str]]:
+    """D/L/P tokens per player, each column padded to its widest token."""
+    columns = [
+        [f"D={p.wins}" for p in players],
+        [f"L={p.life}" for p in players],
+        [f"P={p.cartridges}" for p in players],
+    ]
+    widths = [max((len(token) for token in column), default=0) for column in columns]
+    return [
+        [f"{column[i]:<{width}}" for column, width in zip(columns, widths, strict=True)]
+        for i in range(len(players))
+    ]
+
+
+def standing_lines(state: State) -> list[str]:
+    """HN-18(d): the Zwischenstand of the active players, best first."""
+    players = standings(state)
+    width = max((len(p.name) for p in players), default=0)
+    return [
+        f"{p.name:<{width}}  {'  '.join(tokens)}".rstrip()
+        for p, tokens in zip(players, _counters(players), strict=True)
+    ]
+
+
+def ranking_lines(state: State, lang: str) -> list[str]:
+    """The final ranking: shared places share a number, eliminated players say when."""
+    entries: list[tuple[str, Player]] = []
+    for place, seats in _places(state.ranking):
+        entries.extend((f"{place}.", state.player(seat)) for seat in seats)
+    players = [player for _, player in entries]
+    width = max((len(p.name) for p in players), default=0)
+    lines = []
+    for (place, player), tokens in zip(entries, _counters(players), strict=True):
+        line = f"{place:>3} {player.name:<{width}}  {'  '.join(tokens)}"
+        if player.eliminated_in_round is not None:
+            line += "  (" + say(lang, "out_in_round", round=player.eliminated_in_round) + ")"
+        lines.append(line.rstrip())
+    return lines
+
+
+def _places(ranking: list[list[str]]) -> list[tuple[int, list[str]]]:
+    places, place = [], 1
+    for seats in ranking:
+        places.append((place, seats))
+        place += len(seats)
+    return places
+
+
+def _names(state: State, seats: list[str]) -> str:
+    return ", ".join(state.player(seat).name for seat in seats) or DASH
+
+
+def _round_notes(state: State, record: RoundRecord, lang: str) -> list[str]:
+    """Penalties, eliminations and unusable stored orders of the round just played."""
+    notes = []
+    if record.penalties:
+        items = "; ".join(
+            say(lang, "penalty.item", name=state.player(seat).name, life=life)
+            for seat, life in record.penalties.items()
+        )
+        notes.append(say(lang, "penalties", items=items))
+    notes.append(say(lang, "eliminated", names=_names(state, record.eliminated)))
+    if record.invalid_orders:
+        notes.append(say(lang, "invalid_orders", names=_names(state, record.invalid_orders)))
+    return notes
+
+
+def _challenge_line(state: State, record: RoundRecord, lang: str) -> str:
+    """A-14: every challenge that counts, challenger→target, in seat order."""
+    items = "; ".join(
+        f"{state.player(x).name}→{state.player(y).name}" for x, y in record.challenges
+    )
+    return say(lang, "challenges", items=items or DASH)
+
+
+def _final_block(state: State, lang: str) -> list[str]:
+    winners = state.ranking[0] if state.ranking else []
+    key = "winner" if len(winners) == 1 else "winners"
+    return [
+        say(lang, "game_over", out=state.eliminated_count(), n0=state.n0),
+        say(lang, key, names=_names(state, winners)),
+        "",
+        say(lang, "final_ranking"),
+        *ranking_lines(state, lang),
+    ]
+
+
+def round_report(state: State, lang: str) -> str:
+    """The public result of the round recorded in ``state.last_round``."""
+    record = state.last_round
+    if record is None:
+        raise ValueError("no round has been resolved yet")
+    blocks = [
+        [say(lang, "duel_results"), *(duel_lines(state, record.duels) or [say(lang, "no_duels")])],
+        _round_notes(state, record, lang),
+    ]
+    if state.finished:
+        blocks.append(_final_block(state, lang))
+    else:
+        blocks.append([_challenge_line(state, record, lang)])
+        blocks.append([say(lang, "pairings", round=state.round), *pairing_lines(state, lang)])
+        blocks.append([say(lang, "standings"), *standing_lines(state)])
+    return "\n\n".join("\n".join(block) for block in blocks) + "\n"
+
+
+def budget_note(state: State, seat: str, lang: str) -> str:
+    """A seat's own counters, cartridge budget, challenge cap and opponents."""
+    player = state.player(seat)
+    if not player.active:
+        return say(lang, "status.out", round=player.eliminated_in_round)
+    lines = [
+        say(
+            lang,
+            "status.budget",
+            wins=player.wins,
+            life=player.life,
+            cartridges=player.cartridges,
+            cap=challenge_cap(player),
+        ),
+        say(lang, "status.opponents", names=_names(state, state.opponents(seat))),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def private_notes(state: State, lang: str) -> dict[str, str]:
+    """After a round that goes on: each active player's own budget for the next round."""
+    if state.finished:
+        return {}
+    return {p.id: budget_note(state, p.id, lang) for p in state.players if p.active}
+
+
+def status_text(state: State, seat: str, lang: str) -> str:
+    """STATUS: the current round's pairings and standings, and this seat's budget."""
+    if state.finished:
+        return "\n".join(_final_block(state, lang)) + "\n"
+    blocks = [
+        [say(lang, "status.title", round=state.round)],
+        [say(lang, "pairings", round=state.round), *pairing_lines(state, lang)],
+        [say(lang, "standings"), *standing_lines(state)],
+        [budget_note(state, seat, lang).rstrip("\n")],
+    ]
+    return "\n\n".join("\n".join(block) for block in blocks) + "\n"
+
+
+def welcome_report(state: State, seat: str, lang: str) -> Report:
+    """Rules in brief, the order format, round 1's pairings; own D/L/P privately."""
+    public = "\n\n".join(
+        [
+            rules_summary(state.options, lang),
+            order_format(lang),
+            "\n".join([say(lang, "welcome.pairings"), *pairing_lines(state, lang)]),
+        ]
+    )
+    player = state.player(seat)
+    own = say(
+        lang,
+        "welcome.own",
+        wins=player.wins,
+        life=player.life,
+        cartridges=player.cartridges,
+        names=_names(state, state.opponents(seat)),
+    )
+    return Report(public=public + "\n", private={seat: own + "\n"})
