@@ -134,7 +134,8 @@ class Intake:
         if incoming.automated:
             return Verdict(f"ignored: automated ({incoming.automated})")
         hour_ago = self.clock() - timedelta(hours=1)
-        if self.store.recent_from(incoming.sender, hour_ago) > self.config.mail.max_mails_per_hour:
+        recent = self.store.recent_from(incoming.sender, hour_ago, row.id)
+        if recent > self.config.mail.max_mails_per_hour:
             return Verdict("ignored: rate limit")
         players = [
             p

@@ -453,10 +453,17 @@ class Referee:
         return next(p for p in self.store.players(game_id) if p.seat == player.seat)
 
     def find_player(self, game_id: str, who: str) -> PlayerRow:
-        from gm_daemon.games.text import match_seat
+        from gm_daemon.games.text import fold, match_seat
 
         players = self.store.players(game_id)
         matches = match_seat(who, [Seat(p.seat, p.name) for p in players])
+        if not matches:  # the GM may type just a first name: any whole word of the name
+            words = set(fold(who).split())
+            matches = [
+                Seat(p.seat, p.name)
+                for p in players
+                if words and words <= set(fold(p.name).replace(".", " ").split())
+            ]
         if len(matches) != 1:
             names = ", ".join(p.name for p in players)
             raise LookupError(

@@ -406,10 +406,11 @@ class Store:
             (status, verdict, iso(at), inbox_id),
         )
 
-    def recent_from(self, sender: str, since: datetime) -> int:
+    def recent_from(self, sender: str, since: datetime, up_to_id: int) -> int:
+        """Mails from ``sender`` received since ``since``, up to and including this one."""
         row = self.db.execute(
-            "SELECT COUNT(*) FROM inbox WHERE sender = ? AND received_at >= ?",
-            (sender, iso(since)),
+            "SELECT COUNT(*) FROM inbox WHERE sender = ? AND received_at >= ? AND id <= ?",
+            (sender, iso(since), up_to_id),
         ).fetchone()
         return int(row[0])
 

@@ -33,6 +33,7 @@ from email.message import EmailMessage
 from email.policy import default
 from email.utils import format_datetime, make_msgid
 from pathlib import Path
+from unittest import mock
 
 from gm_daemon.cli import main as cli_main
 from gm_daemon.daemon import Daemon
@@ -130,10 +131,11 @@ class DaemonHarness:
             return dict(db.execute("SELECT message_id, id FROM outbox").fetchall())
 
     def cli(self, *args: str) -> tuple[int, str]:
-        """A CLI command in-process: ``h.cli("status", "--json")`` → (exit code, stdout)."""
+        """A CLI command in-process, on the harness clock: ``h.cli("status", "--json")`` →
+        (exit code, stdout)."""
         command, *rest = args
         out = io.StringIO()
-        with contextlib.redirect_stdout(out):
+        with contextlib.redirect_stdout(out), mock.patch("gm_daemon.cli.utc_now", self.clock):
             code = cli_main([command, "--config", str(self.config_path), *rest])
         return code, out.getvalue()
 

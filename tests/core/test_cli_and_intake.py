@@ -1,0 +1,162 @@
+"""GM commands and the less common mail paths, through the real daemon."""
+
+from __future__ import annotations
+
+import json
+from email.message import EmailMessage
+
+from tests.core.test_daemon_flow import GAMES
+from tests.daemon_harness import DaemonHarness
+
+
+def started(tmp_path) -> DaemonHarness:
+    h = DaemonHarness(tmp_path, GAMES)
+    h.run()
+    return h
+
+
+def test_check_command(tmp_path):
+    h = started(tmp_path)
+    code, out = h.cli("check")
+    assert code == 0 and "g1: guess, 2 players" in out
+    h.config_path.write_text(h.config_path.read_text().replace('"2d"', '"2 days"'))
+    assert h.cli("check")[0] == 2
+
+
+def test_status_lists_who_owes_orders_and_the_deadline_zone(tmp_path):
+    h = started(tmp_path)
+    h.send("anna@players.test", "Code: ANNA-1111\n17")
+    h.run()
+    _code, out = h.cli("status")
+    assert "g1 (guess): Round 1" in out
+    assert "CET (UTC+01:00)" in out
+    assert "orders in" in out and "OWES ORDERS" in out
+    data = json.loads(h.cli("status", "--game", "g1", "--json")[1])
+    game = data["games"][0]
+    assert game["state"]["scores"] == {"anna-alt": 0, "bert-baer": 0}
+    assert {p["name"]: p["orders_in"] for p in game["players"]} == {
+        "Anna Alt": True,
+        "Bert Bär": False,
+    }
+
+
+def test_extend_pause_resume(tmp_path):
+    h = started(tmp_path)
+    assert h.cli("extend", "--game", "g1", "--by", "1d")[0] == 0
+    h.advance(days=2, seconds=1)
+    assert not any("results" in m["Subject"] for m in h.run())
+    assert h.cli("pause", "--game", "g1")[0] == 0
+    h.advance(days=5)
+    assert h.run() == []
+    h.send("anna@players.test", "Code: ANNA-1111\n17")
+    (refusal,) = h.run()
+    assert "paused" in h.body(refusal)
+    assert h.cli("resume", "--game", "g1")[0] == 0
+    assert h.run() == []  # the passed deadline moved on, nobody resolved by surprise
+    assert h.phase("g1") == 1
+
+
+def test_replace_player_address(tmp_path):
+    h = started(tmp_path)
+    code, out = h.cli(
+        "replace-player", "--game", "g1", "--player", "Bert", "--email", "bert@new.test"
+    )
+    assert code == 0 and "bert@new.test" in out
+    h.send("bert@players.test", "Code: BERT-2222\n5")
+    h.send("bert@new.test", "Code: BERT-2222\n5")
+    replies = h.run()
+    assert [m["To"] for m in replies] == ["bert@players.test", "bert@new.test"]
+    assert "not registered" in h.body(replies[0])
+    assert "accepted" in replies[1]["Subject"]
+
+
+def test_parse_command_checks_without_storing(tmp_path, capsys):
+    h = started(tmp_path)
+    order = tmp_path / "order.txt"
+    order.write_text("Code: ANNA-1111\n1000\n")
+    code, _ = h.cli("parse", "--game", "g1", "--player", "Anna Alt", str(order))
+    assert code == 1
+    order.write_text("42\n")
+    code, out = h.cli("parse", "--game", "g1", "--player", "anna", str(order))
+    assert code == 0 and out.startswith("42")
+
+
+def test_help_needs_no_code_status_does(tmp_path):
+    h = started(tmp_path)
+    h.send("anna@players.test", "HILFE")
+    h.send("anna@players.test", "Status")
+    h.send("anna@players.test", "status\nCode: ANNA-1111")
+    help_mail, no_code, status = h.run()
+    assert "One number" in h.body(help_mail)
+    assert "Code" in no_code["Subject"]
+    assert "score 0" in h.body(status) and "no valid orders" in h.body(status)
+
+
+def test_withdraw_deletes_orders(tmp_path):
+    h = started(tmp_path)
+    h.send("anna@players.test", "Code: ANNA-1111\n17")
+    h.run()
+    h.send("anna@players.test", "WITHDRAW\nCode: ANNA-1111")
+    (reply,) = h.run()
+    assert "deleted" in h.body(reply)
+    assert "orders in" not in h.cli("status")[1]
+
+
+def test_stale_round_is_refused(tmp_path):
+    h = started(tmp_path)
+    h.send("anna@players.test", "Code: ANNA-1111\nRound: 4\n17")
+    (reply,) = h.run()
+    assert "Round: 4" in h.body(reply) and "Round 1" in h.body(reply)
+
+
+def test_player_in_two_games_must_name_one(tmp_path):
+    second = GAMES.replace('id = "g1"', 'id = "g2"').replace("ANNA-1111", "ANNA-9999")
+    h = DaemonHarness(tmp_path, GAMES + second.replace("bert@", "bert2@"))
+    h.run()
+    h.send("anna@players.test", "Code: ANNA-1111\n17", subject="orders")
+    h.send("anna@players.test", "Code: ANNA-9999\n18", subject="Re: [g2] welcome")
+    h.send("anna@players.test", "Spiel: g1\nCode: ANNA-1111\n19", subject="orders")
+    which, g2, g1 = h.run()
+    assert "[g1]" in h.body(which) and "[g2]" in h.body(which)
+    assert g2["Subject"].startswith("[g2]") and "18" in h.body(g2)
+    assert g1["Subject"].startswith("[g1]") and "19" in h.body(g1)
+
+
+def test_html_only_windows_1252_mail_is_read(tmp_path):
+    h = started(tmp_path)
+    message = EmailMessage()
+    message["From"] = "Bert Bär <BERT@players.test>"
+    message["Subject"] = "[g1] Zug"
+    message.set_content(
+        "<html><body><p>Code: BERT-2222</p><p>77</p>"
+        "<blockquote>&gt; old</blockquote></body></html>",
+        subtype="html",
+        charset="windows-1252",
+    )
+    h.send_raw(bytes(message))
+    (reply,) = h.run()
+    assert "accepted" in reply["Subject"] and "77" in h.body(reply)
+
+
+def test_empty_order_mail_gets_the_format(tmp_path):
+    h = started(tmp_path)
+    h.send("anna@players.test", "Code: ANNA-1111\n\n> 17 quoted only\n-- \nAnna")
+    (reply,) = h.run()
+    assert "No orders found" in reply["Subject"] and "One number" in h.body(reply)
+
+
+def test_replies_thread_by_game_and_mail(tmp_path):
+    h = started(tmp_path)
+    message_id = h.send("anna@players.test", "Code: ANNA-1111\n17")
+    (ack,) = h.run()
+    assert ack["In-Reply-To"] == message_id
+    assert ack["References"].split() == ["<game.g1@gm.test>", message_id]
+    welcome = h.mails_to("anna@players.test")[0]
+    assert welcome["References"] == "<game.g1@gm.test>"
+
+
+def test_rate_limit_stops_answering_a_flood(tmp_path):
+    h = started(tmp_path)
+    for _ in range(35):
+        h.send("stranger@else.test", "hello?")
+    assert len(h.run()) == 30

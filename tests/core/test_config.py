@@ -1,0 +1,106 @@
+from pathlib import Path
+
+import pytest
+
+from gm_daemon.config import ConfigError, load_config
+
+BASE = """
+[mail]
+address = "gm@gm.test"
+"""
+
+GAME = """
+[[games]]
+id = "g1"
+kind = "guess"
+[games.deadlines]
+every = "2d"
+[[games.players]]
+name = "Anna Alt"
+email = "anna@players.test"
+[[games.players]]
+name = "Bert Bär"
+email = "bert@players.test"
+"""
+
+
+def problems(tmp_path: Path, text: str) -> list[str]:
+    path = tmp_path / "gm.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    return caught.value.problems
+
+
+def test_a_good_config_loads_with_defaults(tmp_path):
+    path = tmp_path / "gm.toml"
+    path.write_text(BASE + GAME, encoding="utf-8")
+    config = load_config(path)
+    assert config.mail.transport == "maildir"
+    assert config.daemon.timezone == "Europe/Berlin"
+    assert config.games[0].players[1].seat_id() == "bert-baer"
+    assert config.games[0].language == "de"
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (
+            ("anna@players.test", "anna-at-players"),
+            "games[0].players[0].email: 'anna-at-players' is not an email address",
+        ),
+        (('kind = "guess"', 'kind = "chess"'), "games[0].kind: unknown game kind 'chess'"),
+        (('every = "2d"', 'every = "two days"'), "games[0].deadlines.every:"),
+        (('every = "2d"', 'cron = "0 18 * * fri"\nevery = "2d"'), "games[0].deadlines:"),
+        (('id = "g1"', 'id = "g 1"'), "games[0].id:"),
+        (("bert@players.test", "anna@players.test"), "share the address anna@players.test"),
+        (
+            ("[games.deadlines]", '[games.options]\nrounds = "many"\n[games.deadlines]'),
+            "options.rounds",
+        ),
+    ],
+)
+def test_each_problem_is_named_with_its_key_path(tmp_path, change, expected):
+    old, new = change
+    found = problems(tmp_path, BASE + GAME.replace(old, new, 1))
+    assert any(expected in p for p in found), found
+
+
+def test_imap_transport_needs_servers(tmp_path):
+    found = problems(tmp_path, BASE.replace('"\n', '"\ntransport = "imap"\n', 1))
+    assert any("[mail.imap]" in p and "[mail.smtp]" in p for p in found), found
+
+
+def test_every_problem_is_reported_at_once(tmp_path):
+    text = BASE.replace("gm@gm.test", "nobody") + GAME.replace('"2d"', '"2 weeks-ish"')
+    found = problems(tmp_path, text)
+    assert len(found) == 2, found
+
+
+def test_not_toml_and_missing_file(tmp_path):
+    assert "not valid TOML" in problems(tmp_path, "[mail\naddress=")[0]
+    with pytest.raises(ConfigError, match="file not found"):
+        load_config(tmp_path / "missing.toml")
+
+
+def test_password_from_file_and_env(tmp_path, monkeypatch):
+    secret = tmp_path / "pw"
+    secret.write_text("s3cret\n")
+    monkeypatch.setenv("GM_SMTP_PW", "other")
+    text = (
+        BASE.replace('"\n', '"\ntransport = "imap"\n', 1)
+        + f"""
+[mail.imap]
+host = "imap.test"
+username = "gm"
+password_file = "{secret}"
+[mail.smtp]
+host = "smtp.test"
+password_env = "GM_SMTP_PW"
+"""
+    )
+    path = tmp_path / "gm.toml"
+    path.write_text(text)
+    config = load_config(path)
+    assert config.mail.imap.password() == "s3cret"
+    assert config.mail.smtp.password() == "other"
