@@ -155,6 +155,13 @@ class State(BaseModel):
     finished: bool = False
     ended_phase: int | None = None
 
+    @model_validator(mode="after")
+    def _seats_unique(self) -> State:
+        seats = [t.seat for t in self.tractors]
+        if len(set(seats)) != len(seats):
+            raise ValueError("two tractors share a seat id")
+        return self
+
     def tractor(self, seat: str) -> Tractor:
         for tractor in self.tractors:
             if tractor.seat == seat:
