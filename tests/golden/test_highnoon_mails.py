@@ -1,0 +1,115 @@
+"""Golden files of the mails a High Noon game sends, in German and English.
+
+A fixed seed, fixed codes and the harness clock make every mail reproducible; only
+Message-IDs are random, and they are numbered in order of appearance. To accept new output
+after a deliberate change: ``GM_UPDATE_GOLDEN=1 .venv/bin/pytest tests/golden`` and review the
+diff of ``tests/golden/highnoon/``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+
+from tests.daemon_harness import DaemonHarness
+
+GOLDEN = Path(__file__).parent / "highnoon"
+PLAYERS = [("E. Müller", "egon"), ("H. Glück", "hans"), ("V. Pech", "vera"), ("A. Langsam", "anna")]
+
+
+def games_toml(lang: str) -> str:
+    players = "".join(
+        f'\n[[games.players]]\nname = "{name}"\nemail = "{mail}@players.test"\n'
+        f'code = "{mail.upper()}-{n}{n}{n}{n}"\n'
+        for n, (name, mail) in enumerate(PLAYERS, start=1)
+    )
+    return f"""
+[[games]]
+id = "hn1"
+kind = "highnoon"
+title = "High Noon – Golden"
+language = "{lang}"
+seed = "golden-seed-1"
+[games.deadlines]
+every = "3d"
+{players}"""
+
+
+def normalise(message: EmailMessage, ids: dict[str, str]) -> str:
+    """Headers that matter, the text, and the attachments (JSON in full, others by size)."""
+
+    def pin(text: str) -> str:
+        def number(match: re.Match[str]) -> str:
+            return ids.setdefault(match.group(0), f"<id-{len(ids) + 1}>")
+
+        return re.sub(r"<[^<>@\s]+@[^<>\s]+>", number, text)
+
+    lines = [
+        f"{key}: {pin(str(message[key]).strip())}"
+        for key in (
+            "From",
+            "To",
+            "Subject",
+            "Date",
+            "Message-ID",
+            "In-Reply-To",
+            "References",
+            "Auto-Submitted",
+        )
+        if message[key] is not None
+    ]
+    lines += ["", DaemonHarness.body(message).rstrip(), ""]
+    for name, data in sorted(DaemonHarness.attachments(message).items()):
+        if name.endswith(".json"):
+            lines += [
+                f"--- attachment {name}",
+                json.dumps(json.loads(data), indent=1, ensure_ascii=False, sort_keys=True),
+            ]
+        else:
+            lines.append(f"--- attachment {name} ({len(data)} bytes)")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def check(name: str, text: str) -> None:
+    path = GOLDEN / name
+    if os.environ.get("GM_UPDATE_GOLDEN"):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    assert path.exists(), f"no golden file {path}; run with GM_UPDATE_GOLDEN=1"
+    assert text == path.read_text(encoding="utf-8")
+
+
+def opponents(h: DaemonHarness, seat: str) -> list[str]:
+    state = json.loads(h.cli("status", "--json")[1])["games"][0]["state"]
+    names = {p["id"]: p["name"] for p in state["players"]}
+    return [names[b if a == seat else a] for a, b in state["pairings"] if seat in (a, b)]
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_highnoon_mails(tmp_path, lang):
+    h = DaemonHarness(tmp_path, games_toml(lang))
+    ids: dict[str, str] = {}
+    welcome = h.run()
+    check(f"{lang}/welcome.txt", normalise(welcome[0], ids))
+
+    first, second = opponents(h, "e-mueller")
+    duels, challenges = ("Duelle", "Herausforderungen") if lang == "de" else ("SHOTS", "CHALLENGES")
+    order = f"Code: EGON-1111\n{duels}\n{first}: 19, 15\n{second}: 4, 1\n{challenges}\n{first}\n"
+    h.send("egon@players.test", order, subject="Re: [hn1]")
+    (accepted,) = h.run()
+    check(f"{lang}/accepted.txt", normalise(accepted, ids))
+
+    bad = f"Code: EGON-1111\n{duels}\n{first}: 19, 15, 8, 4, 3\nNiemand: 2\n{second}: 25\n"
+    h.send("egon@players.test", bad, subject="Re: [hn1]")
+    (rejected,) = h.run()
+    check(f"{lang}/rejected.txt", normalise(rejected, ids))
+
+    h.advance(days=3, seconds=1)
+    results = h.run()
+    assert len(results) == len(PLAYERS)
+    check(f"{lang}/result.txt", normalise(results[0], ids))
