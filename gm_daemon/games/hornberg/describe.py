@@ -1,0 +1,207 @@
+"""Plays, hands and what a player may do, in words (German and English).
+
+``move_text`` is the normalised form of a play used in acknowledgements and reports; it is
+itself valid order syntax. ``legal_text`` groups the legal plays the way a player thinks
+of them (which cards, which targets), for the turn notice and for rejections.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from gm_daemon.games.hornberg import cards, dd, kq, rules
+from gm_daemon.games.hornberg.dd import ROW_NAMES
+from gm_daemon.games.hornberg.model import State
+from gm_daemon.games.hornberg.nmr import autoplay
+from gm_daemon.games.hornberg.play import Move, Orders
+from gm_daemon.games.hornberg.tables import line_name
+from gm_daemon.games.hornberg.texts import pick
+from gm_daemon.games.hornberg.window import window
+
+_EN_DIRECTIONS = {"NO": "NE", "O": "E", "SO": "SE"}
+
+
+def direction(code: str, lang: str) -> str:
+    return _EN_DIRECTIONS.get(code, code) if lang == "en" else code
+
+
+def near_text(near: Sequence[str] | None, lang: str) -> str:
+    """``["W", "ro3"]`` → "W von ro3" / "W of ro3"."""
+    if not near:
+        return ""
+    return f"{direction(near[0], lang)} {pick(lang, 'von', 'of')} {near[1]}"
+
+
+def hand_text(state: State, seat: str, lang: str) -> str:
+    hand = cards.sorted_hand(state.hands.get(seat, []), state.options.colours)
+    return pick(lang, "Deine Hand", "Your hand") + f" ({len(hand)}): " + (" ".join(hand) or "–")
+
+
+# --- one play ----------------------------------------------------------------------------
+def move_text(state: State, move: Move, lang: str) -> str:
+    kind = cards.kind(move.card)
+    value = cards.value(move.card)
+    if kind == "beer":
+        return pick(lang, f"Bier {value} auf {move.on}", f"beer {value} on {move.on}")
+    if kind == "duke":
+        return _duke_text(state, move, value, lang)
+    return _cannon_text(state, move, lang)
+
+
+def _cannon_text(state: State, move: Move, lang: str) -> str:
+    word = pick(lang, "Kanone", "cannon")
+    if move.row is not None:
+        return f"{word} {move.card} " + pick(lang, "an Reihe ", "to row ") + ROW_NAMES[move.row]
+    if move.toward is not None and move.anchor is not None:
+        return f"{word} {move.card} {near_text([move.toward, move.anchor], lang)}"
+    if move.cell is None or not state.table.cells:
+        return f"{word} {move.card}"
+    label = window(state.table).label(move.cell)
+    return f"{word} {move.card} {pick(lang, 'auf', 'at')} {label}"
+
+
+def _duke_text(state: State, move: Move, value: int, lang: str) -> str:
+    word = pick(lang, "Herzog", "duke")
+    if move.row is not None:
+        verb = (
+            pick(lang, "verkürzt", "shortens")
+            if move.shorten
+            else pick(lang, "verlängert", "extends")
+        )
+        return f"{word} {value} {verb} {pick(lang, 'Reihe', 'row')} {ROW_NAMES[move.row]}"
+    text = f"{word} {value} {pick(lang, 'auf', 'on')} {move.on}"
+    if move.line == "zeile":
+        text += " " + pick(lang, "Zeile", "row")
+    elif move.line == "spalte":
+        text += " " + pick(lang, "Spalte", "column")
+    return text
+
+
+def orders_text(state: State, orders: Orders, lang: str) -> str:
+    """The orders as the player may read them back (acknowledgement, NMR notice)."""
+    if not orders.moves:
+        if orders.nmr:
+            return pick(lang, "(NMR – Zug verfällt)", "(NMR – turn passes)")
+        return pick(lang, "(nichts)", "(nothing)")
+    if orders.plan != "none":
+        head = "DAUERPLAN:" if orders.plan == "standing" else "PLAN:"
+        return "\n".join(
+            [head, *(f"{i}. {move_text(state, m, lang)}" for i, m in enumerate(orders.moves, 1))]
+        )
+    text = move_text(state, orders.moves[0], lang)
+    if orders.nmr:
+        text += pick(lang, "  (NMR – automatisch)", "  (NMR – automatic)")
+    return text
+
+
+# --- what a player may do ------------------------------------------------------------------
+def legal_text(state: State, seat: str, lang: str) -> str:
+    """The legal plays grouped by card kind, with one ready-to-send example."""
+    moves = rules.legal_moves(state, seat)
+    if not moves:
+        return pick(lang, "  (keine Karte spielbar)", "  (no card can be played)")
+    lines = (
+        _dd_groups(state, moves, lang) if state.variant == "dd" else _kq_groups(state, moves, lang)
+    )
+    example = autoplay(state, seat)
+    if example is not None:
+        lines.append(pick(lang, "  Beispiel: ", "  Example: ") + move_text(state, example, lang))
+    return "\n".join(lines)
+
+
+def _cards_of(state: State, moves: list[Move], kind: str) -> list[str]:
+    """The distinct cards of one kind among the moves, listed in hand order."""
+    found = {m.card for m in moves if cards.kind(m.card) == kind}
+    return cards.sorted_hand(found, state.options.colours)
+
+
+def _targets(moves: list[Move], card: str, attr: str) -> list[str]:
+    seen: list[str] = []
+    for m in moves:
+        value = getattr(m, attr)
+        if m.card == card and value is not None and str(value) not in seen:
+            seen.append(str(value))
+    return seen
+
+
+def _dd_groups(state: State, moves: list[Move], lang: str) -> list[str]:
+    lines = []
+    cannons = _cards_of(state, moves, "cannon")
+    if cannons:
+        rows = [ROW_NAMES[int(r)] for r in _targets(moves, cannons[0], "row")]
+        word = pick(lang, "Kanone", "Cannon")
+        lines.append(
+            f"  {word} {', '.join(cannons)} → {pick(lang, 'Reihe', 'row')} " + ", ".join(rows)
+        )
+    beers = _cards_of(state, moves, "beer")
+    if beers:
+        free = dd.free_cannons(state.table)
+        lines.append(
+            f"  {pick(lang, 'Bier', 'Beer')} {', '.join(beers)} → "
+            f"{pick(lang, 'auf', 'on')} {', '.join(free)}"
+        )
+    for duke in _cards_of(state, moves, "duke"):
+        lines.append(_dd_duke_line(moves, duke, lang))
+    return lines
+
+
+def _dd_duke_line(moves: list[Move], duke: str, lang: str) -> str:
+    longer = [
+        ROW_NAMES[m.row] for m in moves if m.card == duke and not m.shorten and m.row is not None
+    ]
+    shorter = [
+        ROW_NAMES[m.row] for m in moves if m.card == duke and m.shorten and m.row is not None
+    ]
+    text = f"  {pick(lang, 'Herzog', 'Duke')} {duke} → {pick(lang, 'verlängert', 'extends')} "
+    text += ", ".join(longer)
+    if shorter:
+        text += f"; {pick(lang, 'verkürzt', 'shortens')} " + ", ".join(shorter)
+    return text
+
+
+def _kq_groups(state: State, moves: list[Move], lang: str) -> list[str]:
+    lines = []
+    cannons = _cards_of(state, moves, "cannon")
+    if cannons:
+        lines.append(
+            f"  {pick(lang, 'Kanone', 'Cannon')} {', '.join(cannons)} → " + _cells_text(state, lang)
+        )
+    beers = _cards_of(state, moves, "beer")
+    if beers:
+        free = _targets(moves, beers[0], "on")
+        lines.append(
+            f"  {pick(lang, 'Bier', 'Beer')} {', '.join(beers)} → "
+            f"{pick(lang, 'auf', 'on')} {', '.join(free)}"
+        )
+    dukes = _cards_of(state, moves, "duke")
+    if dukes:
+        lines.append(
+            f"  {pick(lang, 'Herzog', 'Duke')} {', '.join(dukes)} → "
+            f"{pick(lang, 'auf', 'on')} " + _finish_text(state, lang)
+        )
+    return lines
+
+
+def _cells_text(state: State, lang: str) -> str:
+    if not state.table.cells:
+        return pick(lang, "beliebig (leerer Tisch)", "anywhere (empty table)")
+    win = window(state.table)
+    labels = [win.label(xy) for xy in kq.legal_cells(state.table)]
+    return pick(lang, "Felder ", "cells ") + ", ".join(labels)
+
+
+def _finish_text(state: State, lang: str) -> str:
+    """Each free cannon that finishes a line, with the line(s); two lines ask for a choice."""
+    win = window(state.table)
+    by_cannon: dict[str, list[str]] = {}
+    for line in kq.finishable(state.table):
+        name = line_name(win, line.kind, line.index, lang)
+        by_cannon.setdefault(line.free[0].cannon, []).append(name)
+    parts = []
+    for cannon, names in by_cannon.items():
+        if len(names) == 1:
+            parts.append(f"{cannon} ({names[0]})")
+        else:
+            choose = pick(lang, "Zeile oder Spalte angeben", "say row or column")
+            parts.append(f"{cannon} ({' / '.join(names)}: {choose})")
+    return ", ".join(parts)

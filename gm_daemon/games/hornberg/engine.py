@@ -1,0 +1,163 @@
+"""Das Hornberger Schießen as a gm-daemon game: the protocol's methods, each a few lines
+that hand over to the modules that know the rules (``flow``, ``resolve``, ``reading``) and
+the ones that write (``report``, ``tables``, ``picture``)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from gm_daemon.games.hornberg import deal, nmr, reading
+from gm_daemon.games.hornberg.describe import hand_text, orders_text
+from gm_daemon.games.hornberg.guide import help_text, rules_text
+from gm_daemon.games.hornberg.model import SeatInfo, State
+from gm_daemon.games.hornberg.options import Options
+from gm_daemon.games.hornberg.picture import table_png
+from gm_daemon.games.hornberg.play import Orders
+from gm_daemon.games.hornberg.report import (
+    deal_text,
+    events_text,
+    private_text,
+    state_text,
+    turn_notice,
+    variant_name,
+)
+from gm_daemon.games.hornberg.resolve import resolve
+from gm_daemon.games.hornberg.texts import pick
+from gm_daemon.games.protocol import Accepted, Attachment, Lang, Line, Report, Resolution, Seat
+
+
+class Hornberg:
+    kind: ClassVar[str] = "hornberg"
+    title: ClassVar[Mapping[Lang, str]] = {
+        "de": "Das Hornberger Schießen",
+        "en": "Das Hornberger Schießen (The Hornberg Salute)",
+    }
+    Options = Options
+    State = State
+    Orders = Orders
+    resolves_on_receipt: ClassVar[bool] = True
+
+    # --- lifecycle -------------------------------------------------------------------
+    def start(self, options: Options, seats: Sequence[Seat], rng: random.Random) -> State:
+        return deal.new_game(options, [SeatInfo(id=s.id, name=s.name) for s in seats], rng)
+
+    def resolve(
+        self, state: State, orders: Mapping[str, Orders], rng: random.Random
+    ) -> Resolution[State, Orders]:
+        after, events, carried = resolve(state, orders, rng)
+        return Resolution(
+            state=after,
+            events=events,
+            finished=after.finished,
+            ranking=after.ranking,
+            carried=carried,
+        )
+
+    # --- phase facts -----------------------------------------------------------------
+    def phase_number(self, state: State) -> int:
+        return state.turn
+
+    def phase_type(self, state: State) -> str:
+        return "turn"
+
+    def phase_label(self, state: State, lang: Lang) -> str:
+        if state.finished or state.to_move is None:
+            return pick(lang, f"Zug {state.turn} (Spielende)", f"Turn {state.turn} (game over)")
+        return pick(lang, "Zug", "Turn") + f" {state.turn} ({state.name(state.to_move)})"
+
+    def owed(self, state: State) -> set[str]:
+        return set() if state.finished or state.to_move is None else {state.to_move}
+
+    def participants(self, state: State) -> set[str]:
+        if state.finished:
+            return set()
+        return {s for s in state.seat_ids if s not in state.out}
+
+    # --- orders ----------------------------------------------------------------------
+    def read_orders(
+        self, lines: Sequence[Line], state: State, seat: str, lang: Lang
+    ) -> Accepted[Orders]:
+        return reading.read_orders(lines, state, seat, lang)
+
+    def default_orders(self, state: State, seat: str) -> Orders:
+        """§6.4: the deterministic auto-play, or a passed turn with ``nmr_policy = skip``."""
+        if seat != state.to_move or state.finished:
+            return Orders()
+        if state.options.nmr_policy == "skip":
+            return Orders(nmr=True)
+        move = nmr.autoplay(state, seat)
+        return Orders(moves=[move] if move else [], nmr=True)
+
+    def describe_orders(self, state: State, seat: str, orders: Orders, lang: Lang) -> str:
+        return orders_text(state, orders, lang)
+
+    # --- texts -----------------------------------------------------------------------
+    def welcome(self, state: State, seat: str, lang: Lang) -> Report:
+        public = "\n".join(
+            [
+                f"{self.title[lang]} – {variant_name(state)}",
+                "",
+                _seating(state, lang),
+                deal_text(state, lang),
+                "",
+                rules_text(state, lang),
+                help_text(lang),
+                state_text(state, lang),
+            ]
+        )
+        return Report(
+            public=public,
+            private={seat: self._private(state, seat, lang)},
+            attachments=[_picture(state)],
+        )
+
+    def help(self, lang: Lang) -> str:
+        return help_text(lang)
+
+    def status(self, state: State, seat: str, lang: Lang) -> str:
+        return state_text(state, lang) + "\n" + self._private(state, seat, lang)
+
+    def report(self, before: State, resolution: Resolution[State, Orders], lang: Lang) -> Report:
+        after = resolution.state
+        public = (
+            events_text(before, after, resolution.events, lang) + "\n\n" + state_text(after, lang)
+        )
+        private = {
+            seat: private_text(before, after, seat, resolution.events, lang)
+            for seat in after.seat_ids
+        }
+        return Report(public=public, private=private, attachments=[_picture(after)])
+
+    def public_state(self, state: State) -> dict[str, Any]:
+        return public_view(state)
+
+    # --- helpers ---------------------------------------------------------------------
+    @staticmethod
+    def _private(state: State, seat: str, lang: Lang) -> str:
+        if seat not in state.hands:
+            return ""
+        return "\n".join([hand_text(state, seat, lang), *turn_notice(state, seat, lang)]) + "\n"
+
+
+def _seating(state: State, lang: str) -> str:
+    names = " → ".join(s.name for s in state.seats)
+    return pick(lang, "Sitzordnung: ", "Seating: ") + names
+
+
+def _picture(state: State) -> Attachment:
+    return Attachment(f"hornberg-zug-{state.turn}.png", "image/png", table_png(state))
+
+
+def public_view(state: State) -> dict[str, Any]:
+    """Everything anyone at the table could see: no hands (only their sizes), no pile order.
+    The hands of D&D players who dropped out were shown at the table, so they are public."""
+    data = state.model_dump(mode="json", exclude={"hands", "pile"})
+    data["hand_sizes"] = {s: len(h) for s, h in state.hands.items()}
+    data["pile_size"] = len(state.pile)
+    data["revealed_hands"] = {s: list(state.hands[s]) for s in state.out}
+    return data
+
+
+GAME = Hornberg()

@@ -1,0 +1,243 @@
+"""Reading an order mail: every line parsed and checked on its own, all problems at once.
+
+The player on turn sends one play, or a PLAN whose first legal candidate is played now.
+A player not on turn sends a PLAN for his next turn (a bare play is kept as a one-turn plan,
+with a warning). Plans must use the stable forms: printed cell labels change every turn.
+An illegal play is rejected with the reason and everything the player could play instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from lark import Lark
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput
+
+from gm_daemon.games.hornberg import rules
+from gm_daemon.games.hornberg.describe import legal_text
+from gm_daemon.games.hornberg.interpret import to_move
+from gm_daemon.games.hornberg.model import State
+from gm_daemon.games.hornberg.play import Move, Orders, Refusal
+from gm_daemon.games.hornberg.texts import say
+from gm_daemon.games.hornberg.written import Ignored, Item, PlanHead, ToWritten, TurnHead, Written
+from gm_daemon.games.protocol import Accepted, Line, OrdersRejected, Problem, ProblemKind
+from gm_daemon.games.text import fold
+from gm_daemon.grammar import parser
+
+# Typical mistakes (folded); the table grows with every confusing mail a player sends.
+_MISTAKES: dict[str, list[str]] = {
+    "syntax_value": [
+        "bier auf ro4",
+        "herzog auf gr1",
+        "herzog verlaengert ii",
+        "bier auf b4",
+    ],
+    "syntax_target": ["bier 5", "herzog 7", "bier 5 auf", "herzog 7 auf", "b5 ro4"],
+    "syntax_row": ["herzog 2 verlaengert", "h2 verkuerzt", "h2 +", "ro4 an", "ro4 an reihe"],
+    "syntax_colour": ["kanone auf b4", "kanone 4 auf b4", "ro auf b4", "kanone ro auf b4"],
+}
+_AMBIGUOUS = {"which_line"}
+_FORM = {
+    "unknown_colour",
+    "no_such_card",
+    "dd_cannon_form",
+    "dd_no_cells",
+    "dd_duke_form",
+    "bad_row",
+    "kq_duke_form",
+    "kq_beer_form",
+    "kq_cannon_form",
+    "no_such_cell",
+    "dd_need_row",
+    "kq_need_cell",
+}
+
+
+def order_parser() -> Lark:
+    return parser("hornberg", parser_kind="lalr")
+
+
+def parse_line(text: str) -> list[Item]:
+    """One line → its items; raises lark's UnexpectedInput when not understood."""
+    tree = order_parser().parse(fold(text).strip())
+    return ToWritten().transform(tree)
+
+
+def _strip_comment(text: str) -> str:
+    return text.split("#", 1)[0].strip()
+
+
+def _syntax_problem(line: Line, text: str, error: UnexpectedInput, lang: str, hint: str) -> Problem:
+    p = order_parser()
+    label = error.match_examples(p.parse, _MISTAKES, use_accepts=True)
+    if label is not None:
+        message = say(lang, label)
+    elif isinstance(error, UnexpectedCharacters):
+        word = fold(text).strip()[error.column - 1 :].split()[0] if text.strip() else text
+        message = say(lang, "syntax_word", word=word)
+    else:
+        message = say(lang, "not_understood")
+    return Problem(line.no, line.text, ProblemKind.SYNTAX, message, hint)
+
+
+class Reader:
+    """Reads one submission of one seat against one state."""
+
+    def __init__(self, state: State, seat: str, lang: str):
+        self.state = state
+        self.seat = seat
+        self.lang = lang
+        self.problems: list[Problem] = []
+        self.warnings: list[Problem] = []
+        self.plan: PlanHead | None = None
+        self.plays: list[tuple[Line, Written]] = []
+
+    @property
+    def on_turn(self) -> bool:
+        return self.seat == self.state.to_move
+
+    def forms_hint(self) -> str:
+        return say(self.lang, "hint_forms_dd" if self.state.variant == "dd" else "hint_forms_kq")
+
+    def legal_hint(self) -> str:
+        if not self.on_turn:
+            return say(self.lang, "hint_plan_forms")
+        return say(self.lang, "hint_legal", summary=legal_text(self.state, self.seat, self.lang))
+
+    def problem(
+        self, line: Line | None, kind: ProblemKind, key: str, hint: str = "", **v: object
+    ) -> None:
+        self.problems.append(
+            Problem(
+                line.no if line else None,
+                line.text if line else "",
+                kind,
+                say(self.lang, key, **v),
+                hint,
+            )
+        )
+
+    # --- reading ---------------------------------------------------------------------
+    def read(self, lines: Sequence[Line]) -> Orders:
+        for line in lines:
+            self._read_line(line)
+        self._whole_submission()
+        orders = self._orders()
+        if self.problems:
+            raise OrdersRejected(self.problems)
+        assert orders is not None
+        return orders
+
+    def _read_line(self, line: Line) -> None:
+        text = _strip_comment(line.text)
+        if not text:
+            return
+        try:
+            items = parse_line(text)
+        except UnexpectedInput as error:
+            self.problems.append(_syntax_problem(line, text, error, self.lang, self.forms_hint()))
+            return
+        for item in items:
+            self._take(line, item)
+
+    def _take(self, line: Line, item: Item) -> None:
+        if isinstance(item, Written):
+            self.plays.append((line, item))
+        elif isinstance(item, PlanHead):
+            self.plan = self.plan or item
+        elif isinstance(item, TurnHead) and item.number != self.state.turn:
+            self.problem(
+                line, ProblemKind.ILLEGAL, "stale", given=item.number, turn=self.state.turn
+            )
+        elif isinstance(item, Ignored | TurnHead):
+            return
+
+    def _whole_submission(self) -> None:
+        if self.state.finished:
+            self.problem(None, ProblemKind.ILLEGAL, "game_over")
+        elif self.seat in self.state.out:
+            self.problem(None, ProblemKind.ILLEGAL, "out_this_round")
+        elif not self.plays and not self.problems:
+            self.problem(None, ProblemKind.SYNTAX, "no_play", self.forms_hint())
+        elif self.plan is not None and not self.state.options.plans:
+            self.problem(None, ProblemKind.ILLEGAL, "plans_off")
+
+    def _orders(self) -> Orders | None:
+        if self.problems:
+            return None
+        if self.plan is None and self.on_turn:
+            return self._single_play()
+        if self.plan is None:
+            if not self.state.options.plans:
+                mover = self.state.name(self.state.to_move or "")
+                self.problem(None, ProblemKind.ILLEGAL, "not_on_turn", name=mover)
+                return None
+            self.warnings.append(
+                Problem(
+                    None,
+                    "",
+                    ProblemKind.ILLEGAL,
+                    say(self.lang, "kept_as_plan", name=self.state.name(self.state.to_move or "")),
+                )
+            )
+        return self._plan()
+
+    def _single_play(self) -> Orders | None:
+        for line, _ in self.plays[1:]:
+            self.problem(line, ProblemKind.ILLEGAL, "one_play", say(self.lang, "hint_plan_forms"))
+        line, written = self.plays[0]
+        move = self._move(line, written)
+        if move is None:
+            return None
+        refusal = rules.refusal(self.state, self.seat, move)
+        if refusal is not None:
+            self._refused(line, refusal)
+            return None
+        return Orders(moves=[move])
+
+    def _plan(self) -> Orders | None:
+        moves = []
+        for line, written in self.plays:
+            if written.uses_labels:
+                self.problem(line, ProblemKind.ILLEGAL, "label_in_plan", "", label=written.cell)
+                continue
+            move = self._move(line, written)
+            if move is None:
+                continue
+            if not rules.in_hand(self.state, self.seat, move.card):
+                self._refused(line, Refusal("not_in_hand", {"card": move.card}))
+                continue
+            moves.append(move)
+        if self.problems:
+            return None
+        if self.on_turn and all(rules.refusal(self.state, self.seat, m) for m in moves):
+            self.problem(None, ProblemKind.ILLEGAL, "plan_none_legal", self.legal_hint())
+            return None
+        standing = self.plan is not None and self.plan.standing
+        return Orders(moves=moves, plan="standing" if standing else "once")
+
+    def _move(self, line: Line, written: Written) -> Move | None:
+        result = to_move(self.state, written)
+        if isinstance(result, Refusal):
+            self._refused(line, result)
+            return None
+        return result
+
+    def _refused(self, line: Line, refusal: Refusal) -> None:
+        key = refusal.key
+        if key == "too_short" and refusal.params["minimum"] > refusal.params["cannons"]:
+            key = "too_short_min"
+        if key in _AMBIGUOUS:
+            kind = ProblemKind.AMBIGUOUS
+        elif key in _FORM:
+            kind = ProblemKind.SYNTAX
+        else:
+            kind = ProblemKind.ILLEGAL
+        hint = self.forms_hint() if kind == ProblemKind.SYNTAX else self.legal_hint()
+        self.problem(line, kind, key, hint, **refusal.params)
+
+
+def read_orders(lines: Sequence[Line], state: State, seat: str, lang: str) -> Accepted[Orders]:
+    reader = Reader(state, seat, lang)
+    orders = reader.read(lines)
+    return Accepted(orders=orders, warnings=reader.warnings)

@@ -1,0 +1,169 @@
+"""The table as monospace text (§6.3): D&D duke rows with their lengths, the K&Q window with
+legal cells marked and finishable lines listed, kegs, dukes, collected piles, pile size.
+
+Nothing here shows a hand: only hand sizes. Hands are printed by ``describe.hand_text``
+into the private part of a mail.
+"""
+
+from __future__ import annotations
+
+from gm_daemon.games.hornberg import cards, kq
+from gm_daemon.games.hornberg.dd import ROW_NAMES, stack_text
+from gm_daemon.games.hornberg.model import Row, State
+from gm_daemon.games.hornberg.texts import pick
+from gm_daemon.games.hornberg.window import Window, window
+
+CELL_WIDTH = 5
+GAP = "  "
+STACKS_PER_LINE = 8
+
+
+def table_text(state: State, lang: str) -> str:
+    parts = [_header(state, lang), _kegs_line(state, lang)]
+    if state.variant == "dd":
+        parts += _dd_rows(state, lang)
+    else:
+        parts += _kq_extras(state, lang)
+        parts.append(kq_grid_text(state, lang))
+        parts += _kq_lines(state, lang)
+    return "\n".join(p for p in parts if p) + "\n"
+
+
+def _header(state: State, lang: str) -> str:
+    pile = pick(lang, "Stapel", "pile")
+    sizes = " · ".join(f"{state.name(s)} {len(state.hands[s])}" for s in state.seat_ids)
+    hands = pick(lang, "Handkarten", "Cards in hand")
+    if state.finished or state.to_move is None:
+        head = pick(lang, f"Runde {state.round} – Spielende", f"Round {state.round} – game over")
+    else:
+        mover = state.name(state.to_move)
+        head = pick(
+            lang,
+            f"Runde {state.round} · Zug {state.turn} – am Zug: {mover}",
+            f"Round {state.round} · turn {state.turn} – to move: {mover}",
+        )
+    return f"{head}\n{hands}: {sizes}  ({pile} {len(state.pile)})"
+
+
+def _kegs_line(state: State, lang: str) -> str:
+    held: dict[str, list[str]] = {}
+    for colour in state.options.colours:
+        holder = state.table.kegs.get(colour)
+        if holder:
+            held.setdefault(holder, []).append(colour)
+    owners = [f"{state.name(s)} {','.join(held[s])}" for s in state.seat_ids if s in held]
+    free = [c for c in state.options.colours if c not in state.table.kegs]
+    text = pick(lang, "Fässer: ", "Kegs: ") + (" · ".join(owners) or "–")
+    if free:
+        text += pick(lang, "  (noch frei: ", "  (still free: ") + ",".join(free) + ")"
+    return text
+
+
+# --- Drunter & Drüber ------------------------------------------------------------------
+def _dd_rows(state: State, lang: str) -> list[str]:
+    lines = []
+    for index, row in enumerate(state.table.rows):
+        lines.append(_dd_row_head(ROW_NAMES[index], row, lang))
+        lines += _dd_row_cards(row)
+    return lines
+
+
+def _dd_row_head(name: str, row: Row, lang: str) -> str:
+    dukes = f"H{row.base}" + "".join(f" +{v}" for v in row.extenders)
+    dukes += "".join(f" −{v}" for v in row.shorteners)
+    count = len(row.stacks)
+    if row.complete:
+        status = pick(lang, "vollständig", "complete")
+    else:
+        status = pick(lang, f"{row.length - count} frei", f"{row.length - count} open")
+    word = pick(lang, "Reihe", "Row")
+    length = pick(lang, "Länge", "length")
+    cannons = pick(lang, "Kanone", "cannon") if count == 1 else pick(lang, "Kanonen", "cannons")
+    return f"  {word} {name:<4}{dukes:<12} {length} {row.length:>2}, {count} {cannons}, {status}"
+
+
+def _dd_row_cards(row: Row) -> list[str]:
+    shown = [stack_text(s.cannon, s.beer) for s in row.stacks]
+    shown += ["[ ]"] * max(0, row.length - len(row.stacks))
+    if not shown:
+        return []
+    chunks = [shown[i : i + STACKS_PER_LINE] for i in range(0, len(shown), STACKS_PER_LINE)]
+    return ["        " + GAP.join(f"{s:<{CELL_WIDTH}}" for s in chunk).rstrip() for chunk in chunks]
+
+
+# --- Kreuz & Quer ----------------------------------------------------------------------
+def _kq_extras(state: State, lang: str) -> list[str]:
+    table = state.table
+    dukes = [
+        f"{state.name(s)} {' '.join(table.dukes[s])}" for s in state.seat_ids if table.dukes.get(s)
+    ]
+    total, limit = kq.duke_sum(table), state.options.kq_end_duke_sum
+    lines = [
+        pick(lang, "Herzöge offen: ", "Dukes face up: ")
+        + (" · ".join(dukes) or "–")
+        + pick(lang, f"  (Summe {total} / {limit})", f"  (sum {total} / {limit})")
+    ]
+    won = [
+        f"{state.name(s)} {sum(cards.value(c) for c in table.collected[s])} "
+        f"({' '.join(table.collected[s])})"
+        for s in state.seat_ids
+        if table.collected.get(s)
+    ]
+    if won:
+        lines.append(pick(lang, "Gesammelt: ", "Collected: ") + " · ".join(won))
+    return lines
+
+
+def kq_grid_text(state: State, lang: str) -> str:
+    table = state.table
+    if not table.cells:
+        return pick(
+            lang,
+            "  Der Tisch ist leer: die nächste Kanone darf irgendwohin ('Kanone ro4').",
+            "  The table is empty: the next cannon may go anywhere ('cannon red4').",
+        )
+    win = window(table)
+    occupied = kq.grid(table)
+    legal = set(kq.legal_cells(table))
+    numbers = "".join(f"{i + 1:^{CELL_WIDTH}}{GAP}" for i in range(win.width))
+    lines = ["      " + numbers.rstrip()]
+    for j, row in enumerate(win.cells()):
+        shown = [_cell_text(xy, occupied, legal) for xy in row]
+        lines.append(f"  {chr(ord('A') + j)}   " + GAP.join(shown).rstrip())
+    lines.append(
+        pick(
+            lang,
+            '  "ro3/2" = Kanone rot 3 mit Bier 2; "bl2" = freie Kanone;\n'
+            "  [   ] = hier darf eine Kanone hin.",
+            '  "ro3/2" = red (ro) cannon 3 with beer 2; "bl2" = free cannon;\n'
+            "  [   ] = a cannon may go here.",
+        )
+    )
+    return "\n".join(lines)
+
+
+def _cell_text(xy: tuple[int, int], occupied: dict, legal: set) -> str:  # type: ignore[type-arg]
+    if xy in occupied:
+        cell = occupied[xy]
+        return f"{stack_text(cell.cannon, cell.beer):<{CELL_WIDTH}}"
+    return "[   ]" if xy in legal else f"{'.':^{CELL_WIDTH}}"
+
+
+def line_name(win: Window, kind: str, index: int, lang: str) -> str:
+    if kind == "zeile":
+        return pick(lang, "Zeile ", "row ") + win.row_label(index)
+    return pick(lang, "Spalte ", "column ") + win.column_label(index)
+
+
+def _kq_lines(state: State, lang: str) -> list[str]:
+    win = window(state.table)
+    on = pick(lang, "auf", "on")
+    finishable = [
+        f"{line_name(win, ln.kind, ln.index, lang)} ({on} {ln.free[0].cannon})"
+        for ln in sorted(kq.finishable(state.table), key=lambda ln: (ln.kind != "zeile", ln.index))
+    ]
+    blocked = [line_name(win, ln.kind, ln.index, lang) for ln in kq.blocked(state.table)]
+    lines = [pick(lang, "  Beendbar: ", "  Finishable: ") + (", ".join(finishable) or "–")]
+    if blocked:
+        lines.append(pick(lang, "  Blockiert: ", "  Blocked: ") + ", ".join(blocked))
+    return lines
