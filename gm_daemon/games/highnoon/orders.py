@@ -222,30 +222,20 @@ def _check_player(reading: _Reading, line: Line, written: str) -> None:
 
 
 def _challenges(reading: _Reading) -> list[str]:
-    """HN-8: void names warned and dropped, repeats counted once, then the cap of HN-7."""
-    kept: list[str] = []
-    kept_lines: list[Line] = []
+    """HN-8: void names warned and dropped, repeats counted once, then the cap of HN-7
+    (the excess named as the player wrote it, as in "'Schnell' dropped")."""
+    kept: list[tuple[Line, str, str]] = []  # line, name as written, seat id
     for line, written in reading.challenge_names:
-        target = _challenge_target(reading, line, written, kept)
+        target = _challenge_target(reading, line, written, [seat for _, _, seat in kept])
         if target is not None:
-            kept.append(target)
-            kept_lines.append(line)
+            kept.append((line, written, target))
     cap = challenge_cap(reading.state.player(reading.seat))
     if len(kept) > cap:
-        dropped = [reading.name_of(t) for t in kept[cap:]]
-        reading.warn(
-            kept_lines[cap],
-            ProblemKind.ILLEGAL,
-            say(
-                reading.lang,
-                "challenge.cap",
-                count=len(kept),
-                cap=cap,
-                dropped=quoted(dropped, reading.lang),
-            ),
-            say(reading.lang, "challenge.cap.hint", cap=cap),
-        )
-    return kept[:cap]
+        dropped = quoted([written for _, written, _ in kept[cap:]], reading.lang)
+        message = say(reading.lang, "challenge.cap", count=len(kept), cap=cap, dropped=dropped)
+        hint = say(reading.lang, "challenge.cap.hint", cap=cap)
+        reading.warn(kept[cap][0], ProblemKind.ILLEGAL, message, hint)
+    return [seat for _, _, seat in kept[:cap]]
 
 
 def _challenge_target(reading: _Reading, line: Line, written: str, kept: list[str]) -> str | None:
