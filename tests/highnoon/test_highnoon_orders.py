@@ -1,0 +1,60 @@
+"""Order texts from orders_cases.json through the real reader: accepted and rejected, de and en."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from gm_daemon.games.highnoon.model import Orders, State
+from gm_daemon.games.highnoon.orders import describe_orders
+from gm_daemon.games.protocol import OrdersRejected, Problem
+
+from .support import build_state, load_json, read
+
+CASES = load_json("orders_cases.json")
+STATES: dict[str, State] = {name: build_state(data) for name, data in CASES["states"].items()}
+
+
+def _ids(cases: list[dict[str, Any]]) -> list[str]:
+    return [case["id"] for case in cases]
+
+
+def _check_problems(actual: list[Problem], expected: list[dict[str, Any]]) -> None:
+    """Same problems in the same order: line, kind, exact message, hint containing the text."""
+    assert [(p.line, p.kind.value, p.message) for p in actual] == [
+        (e["line"], e["kind"], e["message"]) for e in expected
+    ]
+    for problem, wanted in zip(actual, expected, strict=True):
+        assert wanted["hint"] in problem.hint
+
+
+@pytest.mark.parametrize("case", CASES["accepted"], ids=_ids(CASES["accepted"]))
+def test_accepted(case: dict[str, Any]) -> None:
+    state = STATES[case["state"]]
+    accepted = read(state, case["seat"], case["text"], case["lang"])
+    assert accepted.orders == Orders.model_validate(case["orders"])
+    _check_problems(accepted.warnings, case.get("warnings", []))
+    if "describe" in case:
+        described = describe_orders(state, case["seat"], accepted.orders, case["lang"])
+        assert described == case["describe"]
+
+
+@pytest.mark.parametrize("case", CASES["rejected"], ids=_ids(CASES["rejected"]))
+def test_rejected(case: dict[str, Any]) -> None:
+    state = STATES[case["state"]]
+    with pytest.raises(OrdersRejected) as caught:
+        read(state, case["seat"], case["text"], case["lang"])
+    _check_problems(caught.value.problems, case["errors"])
+    lines = case["text"].split("\n")
+    for problem in caught.value.problems:
+        expected_source = "" if problem.line is None else lines[problem.line - 1]
+        assert problem.source == expected_source
+
+
+@pytest.mark.parametrize("case", CASES["accepted"], ids=_ids(CASES["accepted"]))
+def test_the_acknowledgement_reads_back_as_the_same_orders(case: dict[str, Any]) -> None:
+    state = STATES[case["state"]]
+    orders = read(state, case["seat"], case["text"], case["lang"]).orders
+    echoed = describe_orders(state, case["seat"], orders, case["lang"])
+    assert read(state, case["seat"], echoed, case["lang"]).orders == orders
