@@ -96,14 +96,18 @@ def _lang(lang: str) -> str:
 
 def rules_summary(options: Options, lang: str) -> str:
     bonus = "/".join(str(b) for b in options.bonus)
-    return _RULES[_lang(lang)].format(
-        n=options.board,
-        legs=options.max_legs,
-        rounds=options.max_rounds,
-        bonus=bonus,
-        round1=_ROUND1[(_lang(lang), options.round1_nmr)],
+    return (
+        _RULES[_lang(lang)]
+        .rstrip()
+        .format(
+            n=options.board,
+            legs=options.max_legs,
+            rounds=options.max_rounds,
+            bonus=bonus,
+            round1=_ROUND1[(_lang(lang), options.round1_nmr)],
+        )
     )
 
 
 def order_format(options: Options, lang: str) -> str:
-    return _ORDERS[_lang(lang)].format(legs=options.max_legs)
+    return _ORDERS[_lang(lang)].rstrip().format(legs=options.max_legs)

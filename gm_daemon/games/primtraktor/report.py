@@ -53,7 +53,8 @@ def elimination_reason(state: State, tractor: Tractor, out: Elimination, lang: s
             if owner
             else ""
         )
-        return text("why_crash", lang, cell=cell, whose=whose)
+        at = text("at_cell", lang, cell=cell) if cell else ""
+        return text("why_crash", lang, at=at, whose=whose)
     return text("why_conflict", lang, names=_names(state, out.others, lang), cell=cell)
 
 
@@ -113,7 +114,9 @@ def legs_section(state: State, events: Sequence[Event], lang: str) -> list[str]:
                 f"{tractor.letter} {tractor.name}",
                 move,
                 f"{cell_text(event.start)} → {cell_text(event.end)}",
-                text("gained", lang, n=event.gained),
+                text("gained_one", lang)
+                if event.gained == 1
+                else text("gained", lang, n=event.gained),
                 note.strip(),
             ]
         )
@@ -124,17 +127,20 @@ def legs_section(state: State, events: Sequence[Event], lang: str) -> list[str]:
 
 def nmr_section(state: State, events: Sequence[Event], lang: str) -> list[str]:
     """The NMR legs that were executed (PT-20) and the NMR eliminations."""
+    driven = {e.seat: e for e in events if isinstance(e, LegDriven) and e.nmr}
     lines = [text("nmr_heading", lang)]
     for event in events:
         if not isinstance(event, NmrApplied):
             continue
         tractor = state.tractor(event.seat)
         if event.leg is None:
-            key = "nmr_none_first" if event.why_none == "first_round" else "nmr_none"
+            key = "nmr_none_first_short" if event.why_none == "first_round" else "nmr_none_short"
             what = text(key, lang)
         else:
-            leg = f"{direction_name(event.leg.direction, lang)}{event.leg.change} ({event.speed})"
-            what = text("nmr_leg", lang, legs=leg)
+            what = f"{direction_name(event.leg.direction, lang)}{event.leg.change} ({event.speed})"
+            leg = driven.get(event.seat)
+            if leg is not None:
+                what += f" {cell_text(leg.start)} → {cell_text(leg.end)}"
         lines.append(f"  {tractor.letter} {tractor.name}: {what}")
     return lines if len(lines) > 1 else [*lines, text("none", lang)]
 

@@ -123,6 +123,14 @@ _TEXTS: dict[str, dict[str, str]] = {
         "en": "NMR: no leg possible → eliminated",
     },
     "nmr_leg": {"de": "NMR: {legs}", "en": "NMR: {legs}"},
+    "nmr_none_first_short": {
+        "de": "kein Teilzug (Runde 1, Geschwindigkeit 0) → ausgeschieden",
+        "en": "no leg (round 1, speed 0) → eliminated",
+    },
+    "nmr_none_short": {
+        "de": "kein Teilzug möglich → ausgeschieden",
+        "en": "no leg possible → eliminated",
+    },
     "your_tractor": {
         "de": "Du fährst Traktor {letter} ({name}), zurzeit bei {cell}, Tempo {speed}.",
         "en": "You drive tractor {letter} ({name}), now at {cell}, speed {speed}.",
@@ -151,6 +159,7 @@ _TEXTS: dict[str, dict[str, str]] = {
     "legs_heading": {"de": "Teilzüge", "en": "Legs"},
     "no_legs": {"de": "  (keine)", "en": "  (none)"},
     "gained": {"de": "+{n} Felder", "en": "+{n} cells"},
+    "gained_one": {"de": "+1 Feld", "en": "+1 cell"},
     "nmr_heading": {"de": "NMR (kein Zug erhalten)", "en": "NMR (no orders received)"},
     "none": {"de": "  keine", "en": "  none"},
     "out_heading": {"de": "Ausgeschieden", "en": "Eliminated"},
@@ -171,7 +180,8 @@ _TEXTS: dict[str, dict[str, str]] = {
         "en": "out – {why}, round {r}, phase {p}",
     },
     "why_speed": {"de": "Geschwindigkeit unter 2", "en": "speed below 2"},
-    "why_crash": {"de": "Fahrfehler bei {cell}{whose}", "en": "crash at {cell}{whose}"},
+    "why_crash": {"de": "Fahrfehler{at}{whose}", "en": "crash{at}{whose}"},
+    "at_cell": {"de": " bei {cell}", "en": " at {cell}"},
     "why_crash_own": {"de": " (eigene Spur)", "en": " (own trail)"},
     "why_crash_other": {"de": " (Spur von {name})", "en": " (trail of {name})"},
     "why_conflict": {

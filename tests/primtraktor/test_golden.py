@@ -1,0 +1,71 @@
+"""Report texts compared exactly with golden files, German and English.
+
+Regenerate after an intended change with ``PRIMTRAKTOR_REGOLD=1 .venv/bin/pytest
+tests/primtraktor/test_golden.py`` and review the diff before committing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+from gm_daemon.games.primtraktor import GAME
+from gm_daemon.games.primtraktor.model import Options
+from gm_daemon.games.protocol import Seat
+from tests.primtraktor.support import all_orders, make_state
+
+HERE = Path(__file__).parent
+GOLDEN = HERE / "golden"
+REGOLD = os.environ.get("PRIMTRAKTOR_REGOLD") == "1"
+SEATS = [Seat("kurt", "Kurt Kurz"), Seat("ralf", "Ralf Raser"), Seat("bert", "Bert Bremser")]
+
+
+def _scenario(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def result_of(path: Path, lang: str) -> str:
+    scenario = _scenario(path)
+    before = make_state(scenario)
+    resolution = GAME.resolve(before, all_orders(before, scenario["orders"]), random.Random(0))
+    return GAME.report(before, resolution, lang).public
+
+
+def started_game():
+    return GAME.start(Options(), SEATS, random.Random(2026))
+
+
+CASES = {
+    "result_round1_seed_example": lambda lang: result_of(
+        HERE / "scenarios" / "tc_pt_1_seed_example.json", lang
+    ),
+    "result_mixed_round": lambda lang: result_of(GOLDEN / "mixed_round.json", lang),
+    "result_final_mid_round": lambda lang: result_of(
+        HERE / "scenarios" / "tc_pt_8b_bonus_end_mid_round.json", lang
+    ),
+    "result_final_round13": lambda lang: result_of(
+        HERE / "scenarios" / "tc_pt_8a_bonus_survivors_share.json", lang
+    ),
+    "welcome": lambda lang: (
+        GAME.welcome(started_game(), "ralf", lang).public
+        + "\n--- private ---\n"
+        + GAME.welcome(started_game(), "ralf", lang).private["ralf"]
+    ),
+    "status": lambda lang: GAME.status(started_game(), "bert", lang),
+    "help": lambda lang: GAME.help(lang),
+}
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_report_text_matches_golden_file(case: str, lang: str):
+    produced = CASES[case](lang)
+    golden = GOLDEN / f"{case}.{lang}.txt"
+    if REGOLD:
+        golden.write_text(produced, encoding="utf-8")
+    assert golden.exists(), f"missing {golden.name}; run with PRIMTRAKTOR_REGOLD=1"
+    assert produced == golden.read_text(encoding="utf-8")
