@@ -38,6 +38,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         level=logging.INFO if options.command == "run" else logging.WARNING,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    logging.getLogger("apscheduler").setLevel(logging.WARNING)  # it logs every re-armed timer
     try:
         return int(options.handler(options) or 0)
     except ConfigError as exc:
