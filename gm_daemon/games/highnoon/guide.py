@@ -24,11 +24,12 @@ High Noon – die Regeln in Kürze
   Sie zu Rundenbeginn Patronen haben.
 - Herausforderungen: höchstens so viele wie Ihre Lebenspunkte, mindestens aber 2. Jede wird in
   der nächsten Runde ein Duell (zwischen zwei Spielern höchstens eines); ablehnen geht nicht.
-- Wer in einer Runde nur ein Duell hat, verliert {penalty_1_duel} L, wer keines hat,
-  {penalty_0_duels} L. Wer danach L ≤ 0 hat, scheidet aus.
+- Wer in einer Runde nur ein Duell hat, verliert {penalty_1_duel} L, wer keines hat, \
+{penalty_0_duels} L.
+  Wer danach L ≤ 0 hat, scheidet aus.
 - Ohne gültigen Zug: keine Schüsse und keine Herausforderungen; die Duelle finden trotzdem statt.
 - Das Spiel endet nach der Runde, in der die Hälfte der Spieler oder mehr ausgeschieden ist.
-  Es gewinnt, wer dann die meisten Duelle gewonnen hat{tiebreak}.""",
+  Es gewinnt, wer dann die meisten Duelle gewonnen hat.{tiebreak}""",
     "en": """\
 High Noon – the rules in brief
 - Every player starts with D=0 duels won, L={life} life points and P=0 cartridges.
@@ -44,16 +45,27 @@ High Noon – the rules in brief
   at the start of the round.
 - Challenges: at most as many as your life points, but always at least 2. Each becomes a duel
   in the next round (at most one between two players); a duel cannot be refused.
-- A player with only one duel in a round loses {penalty_1_duel} L, one with none
-  {penalty_0_duels} L. Whoever then has L ≤ 0 is eliminated.
+- A player with only one duel in a round loses {penalty_1_duel} L, one with none \
+{penalty_0_duels} L.
+  Whoever then has L ≤ 0 is eliminated.
 - No valid order: no shots and no challenges; the duels still take place.
 - The game ends after the round in which half of the players or more are out. The winner is
-  the one with the most duels won{tiebreak}.""",
+  the one with the most duels won.{tiebreak}""",
 }
 
 _TIEBREAK = {
-    "de": {"L": "mehr Lebenspunkte", "P": "mehr Patronen", "then": " (bei Gleichstand: {})"},
-    "en": {"L": "more life points", "P": "more cartridges", "then": " (on a tie: {})"},
+    "de": {
+        "L": "mehr Lebenspunkte",
+        "P": "mehr Patronen",
+        "then": "\n  Bei Gleichstand entscheiden {}.",
+        "and": ", dann ",
+    },
+    "en": {
+        "L": "more life points",
+        "P": "more cartridges",
+        "then": "\n  A tie is broken by {}.",
+        "and": ", then ",
+    },
 }
 
 _ORDER_FORMAT = {
@@ -99,7 +111,7 @@ def _tiebreak(options: Options, lang: str) -> str:
     words = _TIEBREAK["de" if lang == "de" else "en"]
     if not options.tiebreak:
         return ""
-    return words["then"].format(", ".join(words[key] for key in options.tiebreak))
+    return words["then"].format(words["and"].join(words[key] for key in options.tiebreak))
 
 
 def rules_summary(options: Options, lang: str) -> str:

@@ -156,21 +156,27 @@ def round_report(state: State, lang: str) -> str:
 
 
 def budget_note(state: State, seat: str, lang: str) -> str:
-    """A seat's own counters, cartridge budget, challenge cap and opponents."""
+    """A seat's own counters, cartridge budget, challenge cap and opponents, and a warning
+    when the round's pairings leave him short of two duels (HN-15)."""
     player = state.player(seat)
     if not player.active:
-        return say(lang, "status.out", round=player.eliminated_in_round)
+        return say(lang, "status.out", round=player.eliminated_in_round) + "\n"
+    opponents = state.opponents(seat)
     lines = [
-        say(
-            lang,
-            "status.budget",
-            wins=player.wins,
-            life=player.life,
-            cartridges=player.cartridges,
-            cap=challenge_cap(player),
-        ),
-        say(lang, "status.opponents", names=_names(state, state.opponents(seat))),
+        say(lang, "status.own", wins=player.wins, life=player.life, cartridges=player.cartridges),
+        say(lang, "status.budget", cartridges=player.cartridges, cap=challenge_cap(player)),
+        say(lang, "status.opponents", names=_names(state, opponents)),
     ]
+    penalty = {0: state.options.penalty_0_duels, 1: state.options.penalty_1_duel}
+    if penalty.get(len(opponents)):
+        lines.append(
+            say(
+                lang,
+                f"status.few_duels.{len(opponents)}",
+                round=state.round,
+                life=penalty[len(opponents)],
+            )
+        )
     return "\n".join(lines) + "\n"
 
 

@@ -97,9 +97,16 @@ TEXTS: dict[str, dict[str, str]] = {
         "final_ranking": "Endstand",
         "out_in_round": "ausgeschieden in Runde {round}",
         "status.title": "High Noon – Runde {round}",
+        "status.own": "Ihr Stand: D={wins}  L={life}  P={cartridges}",
         "status.budget": (
-            "Ihr Stand: D={wins}  L={life}  P={cartridges} – bis zu {cartridges} Schüsse "
-            "in allen Duellen zusammen, bis zu {cap} Herausforderungen."
+            "Ihr Budget: Schüsse ≤ P = {cartridges} (alle Duelle zusammen), "
+            "Herausforderungen ≤ max(L,2) = {cap}"
+        ),
+        "status.few_duels.0": (
+            "Achtung: kein Duell in Runde {round} – am Rundenende {life} L Abzug."
+        ),
+        "status.few_duels.1": (
+            "Achtung: nur ein Duell in Runde {round} – am Rundenende {life} L Abzug."
         ),
         "status.opponents": "Ihre Gegner: {names}",
         "status.out": "Sie sind in Runde {round} ausgeschieden.",
@@ -185,9 +192,16 @@ TEXTS: dict[str, dict[str, str]] = {
         "final_ranking": "Final ranking",
         "out_in_round": "out in round {round}",
         "status.title": "High Noon – round {round}",
+        "status.own": "You: D={wins}  L={life}  P={cartridges}",
         "status.budget": (
-            "You: D={wins}  L={life}  P={cartridges} – up to {cartridges} shots over all "
-            "duels together, up to {cap} challenges."
+            "Your budget: shots ≤ P = {cartridges} (all duels together), "
+            "challenges ≤ max(L,2) = {cap}"
+        ),
+        "status.few_duels.0": (
+            "Note: no duel in round {round} – {life} L off at the end of the round."
+        ),
+        "status.few_duels.1": (
+            "Note: only one duel in round {round} – {life} L off at the end of the round."
         ),
         "status.opponents": "Your opponents: {names}",
         "status.out": "You were eliminated in round {round}.",
