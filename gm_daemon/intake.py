@@ -24,8 +24,11 @@ from gm_daemon.texts import Text, phrase, problems_text, render, warnings_text
 
 log = logging.getLogger(__name__)
 
+# "Code: X" and "Runde: 5" may drop the colon ("Code X", "Runde 5"); "Spiel:" needs it, so a
+# sentence starting with "Game" is not taken for a game id.
 _HEADER = re.compile(
-    r"^\s*(?P<key>code|spiel|game|runde|round|zug|turn|phase)\s*[:=]\s*(?P<value>\S.*?)\s*$",
+    r"^\s*(?:(?P<key>spiel|game)\s*[:=]|(?P<loose>code|runde|round|zug|turn|phase)\s*[:=]?)"
+    r"\s*(?P<value>\S.*?)\s*$",
     re.IGNORECASE,
 )
 _DONE_WORDS = {"fertig", "done"}
@@ -57,14 +60,14 @@ def read_envelope(lines: Sequence[Line]) -> Envelope:
     for line in lines:
         match = _HEADER.match(line.text)
         if match:
-            key, value = fold(match["key"]), match["value"]
+            key, value = fold(match["key"] or match["loose"]), match["value"]
             if key == "code":
                 envelope.code = value.split()[0]
             elif key in ("spiel", "game"):
                 envelope.game = value.split()[0].strip("[]")
             else:
                 envelope.phase_text = line.text.strip()
-                number = re.match(r"\d+", value)
+                number = re.fullmatch(r"\d+", value)
                 envelope.phase = int(number.group()) if number else -1
             continue
         word = fold(line.text.strip().rstrip(".!"))

@@ -36,3 +36,10 @@ def test_a_bad_round_number_is_kept_as_stale():
     envelope = read_envelope(lines("Runde: fünf"))
     assert envelope.phase == -1
     assert envelope.phase_text == "Runde: fünf"
+
+
+def test_code_and_round_without_colon():
+    envelope = read_envelope(lines("Code ABCD-1234", "Runde 5", "Game over?"))
+    assert envelope.code == "ABCD-1234"
+    assert envelope.phase == 5
+    assert [line.text for line in envelope.lines] == ["Game over?"]
