@@ -1,0 +1,517 @@
+"""Production intake over IMAP with aioimaplib: UNSEEN mail in, \\Seen once stored, IDLE push.
+
+One connection, used by one operation at a time. Every mail is fetched with BODY.PEEK[], so
+reading never marks it; only ``done()`` sets \\Seen, after the daemon has stored the mail.
+A dropped connection is re-opened with exponential back-off inside the call; since nothing
+is marked before it is stored, a retry can only fetch a mail again, never lose one.
+
+Keys are ``imap:<UIDVALIDITY>:<UID>``: if the server ever renumbers the folder (a new
+UIDVALIDITY), old keys no longer match and ``done()`` leaves those mails alone; they come
+back under new keys and the store recognises them by Message-ID.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import logging
+import re
+import ssl
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal, TypeVar
+
+from aioimaplib import (
+    IMAP4,
+    STOP_WAIT_SERVER_PUSH,
+    AioImapException,
+    Command,
+)
+
+from gm_daemon.mail.transport import RawMail
+
+log = logging.getLogger(__name__)
+
+Security = Literal["tls", "starttls", "none"]
+SECURITY_KEY = "mail.imap.security"
+IDLE_RENEW_SECONDS = 29 * 60  # RFC 2177: servers may drop an IDLE older than 30 minutes
+FETCH_ITEMS = "(UID BODY.PEEK[])"
+T = TypeVar("T")
+
+
+class ImapError(Exception):
+    """A refusal that retrying will not fix (bad login, missing folder, no STARTTLS): the
+    operator must change the configuration."""
+
+
+class ImapUnavailable(ConnectionError):
+    """The server could not be reached or kept failing, even after reconnecting."""
+
+
+class _ConnectionLost(ConnectionError):
+    """The socket closed under a running command."""
+
+
+class _CommandFailed(AioImapException):
+    """The server answered NO/BAD to a command that normally succeeds (retried)."""
+
+
+_TRANSIENT: tuple[type[BaseException], ...] = (
+    OSError,  # includes ssl.SSLError, ConnectionError, ImapUnavailable, _ConnectionLost
+    TimeoutError,  # asyncio.TimeoutError is this builtin since 3.11
+    AioImapException,
+)
+
+
+@dataclass(frozen=True)
+class Backoff:
+    """Waits between reconnect attempts within one call: first, first·factor, … ≤ cap.
+    Tests pass tiny values (the test switch), so they never sleep for long."""
+
+    first: float = 1.0
+    factor: float = 2.0
+    cap: float = 60.0
+    attempts: int = 5
+
+    def delay(self, failures: int) -> float:
+        return min(self.cap, self.first * self.factor ** max(0, failures - 1))
+
+
+@dataclass
+class _Session:
+    """One logged-in connection with the folder selected."""
+
+    client: IMAP4
+    uidvalidity: int
+    lost: asyncio.Future[Exception | None]
+    idle: asyncio.Future[object] | None = None  # the running IDLE command, until reaped
+    done_sent: bool = False  # DONE was sent for ``idle``
+
+    @property
+    def capabilities(self) -> set[str]:
+        return self.client.protocol.capabilities
+
+
+class ImapInbox:
+    """Inbox over an IMAP folder (see the module docstring for the guarantees)."""
+
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        security: Security,
+        username: str,
+        password: str,
+        folder: str = "INBOX",
+        idle: bool = True,
+        poll_seconds: float = 60,
+        ssl_context: ssl.SSLContext | None = None,
+        *,
+        timeout: float = 30.0,
+        batch: int = 50,
+        backoff: Backoff = Backoff(),
+    ) -> None:
+        if security not in ("tls", "starttls", "none"):
+            raise ValueError(f"{SECURITY_KEY} must be tls, starttls or none, not {security!r}")
+        self._host, self._port, self._security = host, port, security
+        self._username, self._password, self._folder = username, password, folder
+        self._idle, self._poll_seconds = idle, poll_seconds
+        self._ssl_context = ssl_context
+        self._timeout, self._batch, self._backoff = timeout, batch, backoff
+        self._session: _Session | None = None
+        self._lock = asyncio.Lock()
+        self._refused: tuple[float, ImapError] | None = None
+        self._returned: set[tuple[int, int]] = set()  # (UIDVALIDITY, UID) fetched, not done
+        if security == "none" and not _is_loopback(host):
+            log.warning("IMAP to %s without TLS: the password travels in clear text", host)
+
+    # --- the Inbox protocol ------------------------------------------------------------
+    async def fetch(self) -> Sequence[RawMail]:
+        async with self._lock:
+            return await self._retrying(self._fetch_unseen)
+
+    async def done(self, key: str) -> None:
+        uidvalidity, uid = _parse_key(key)
+        async with self._lock:
+            await self._retrying(lambda session: self._mark_seen(session, uidvalidity, uid))
+
+    async def wait(self, timeout: float) -> None:
+        """IDLE until the server reports new mail (EXISTS/RECENT) or ``timeout`` passes;
+        without IDLE, sleep ``poll_seconds`` (at most ``timeout``). Never raises for a
+        connection problem: the next fetch() reports (and repairs) it."""
+        deadline = time.monotonic() + timeout
+        async with self._lock:
+            session = await self._idle_session()
+            if session is None:
+                await asyncio.sleep(max(0.0, min(self._poll_seconds, timeout)))
+                return
+            try:
+                await self._idle_until(session, deadline)
+            except _TRANSIENT as exc:
+                log.warning("IMAP connection lost while waiting for mail: %s", _describe(exc))
+                self._drop()
+
+    async def close(self) -> None:
+        """Log out politely (briefly), then close the socket whatever happens."""
+        session, self._session = self._session, None
+        if session is None:
+            return
+        self._end_idle(session)
+        with contextlib.suppress(*_TRANSIENT):
+            await self._call(session, session.client.logout(), timeout=min(2.0, self._timeout))
+        _abort(session.client)
+
+    # --- connecting --------------------------------------------------------------------
+    async def _retrying(self, operation: Callable[[_Session], Awaitable[T]]) -> T:
+        """Run ``operation`` on a live session, reconnecting with back-off on transient
+        failures; permanent refusals (ImapError) pass straight through."""
+        failures = 0
+        while True:
+            try:
+                session = await self._connection()
+                return await operation(session)
+            except ImapError:
+                raise
+            except _TRANSIENT as exc:
+                self._drop()
+                failures += 1
+                if failures >= self._backoff.attempts:
+                    raise ImapUnavailable(
+                        f"IMAP {self._host}:{self._port} unavailable after {failures} attempts: "
+                        f"{_describe(exc)}"
+                    ) from exc
+                delay = self._backoff.delay(failures)
+                log.warning("IMAP error (%s); reconnecting in %.1f s", _describe(exc), delay)
+                await asyncio.sleep(delay)
+
+    async def _connection(self) -> _Session:
+        if self._session is not None and not self._session.lost.done():
+            await self._reap_idle(self._session)
+            return self._session
+        self._drop()
+        if self._refused is not None and time.monotonic() < self._refused[0]:
+            raise self._refused[1]  # do not hammer a server that refused our login
+        try:
+            self._session = await self._connect()
+        except ImapError as exc:
+            self._refused = (time.monotonic() + self._backoff.cap, exc)
+            raise
+        self._refused = None
+        return self._session
+
+    async def _connect(self) -> _Session:
+        loop = asyncio.get_running_loop()
+        lost: asyncio.Future[Exception | None] = loop.create_future()
+
+        def connection_lost(exc: Exception | None) -> None:
+            if not lost.done():
+                lost.set_result(exc)
+
+        client = IMAP4(
+            host=self._host,
+            port=self._port,
+            timeout=self._timeout,
+            conn_lost_cb=connection_lost,
+            ssl_context=self._tls_context() if self._security == "tls" else None,
+        )
+        try:
+            await client.wait_hello_from_server()
+            if self._security == "starttls":
+                await self._starttls(client)
+            session = _Session(client, 0, lost)
+            await self._login(session)
+            session.uidvalidity = await self._select(session)
+        except BaseException:
+            _abort(client)
+            raise
+        log.info("IMAP connected to %s:%s, %s selected", self._host, self._port, self._folder)
+        return session
+
+    def _tls_context(self) -> ssl.SSLContext:
+        return self._ssl_context or ssl.create_default_context()
+
+    async def _starttls(self, client: IMAP4) -> None:
+        """aioimaplib has no working STARTTLS: issue the command, then upgrade the socket
+        under the same protocol object with the event loop's start_tls."""
+        protocol = client.protocol
+        if "STARTTLS" not in protocol.capabilities:
+            raise ImapError(
+                f"{self._host}:{self._port} offers no STARTTLS; set {SECURITY_KEY} to "
+                '"tls" (port 993) or fix the server'
+            )
+        command = Command("STARTTLS", protocol.new_tag(), loop=protocol.loop)
+        response = await asyncio.wait_for(protocol.execute(command), self._timeout)
+        if response.result != "OK":
+            raise ImapError(f"STARTTLS refused: {_text(response.lines)}")
+        transport = await asyncio.get_running_loop().start_tls(
+            protocol.transport, protocol, self._tls_context(), server_hostname=self._host
+        )
+        protocol.transport = transport
+        await asyncio.wait_for(protocol.capability(), self._timeout)  # re-read after TLS
+
+    async def _login(self, session: _Session) -> None:
+        response = await self._call(
+            session, session.client.login(_quote(self._username), self._password)
+        )
+        if response.result != "OK":
+            text = _text(response.lines)
+            if "UNAVAILABLE" in text.upper():
+                raise _CommandFailed(f"login: {text}")
+            raise ImapError(f"IMAP login as {self._username} refused: {text}")
+
+    async def _select(self, session: _Session) -> int:
+        response = await self._call(session, session.client.select(_quote(self._folder)))
+        text = _text(response.lines)
+        if response.result != "OK":
+            raise ImapError(f"cannot select IMAP folder {self._folder!r}: {text}")
+        found = re.search(r"UIDVALIDITY (\d+)", text)
+        if not found:
+            raise ImapError(f"server sent no UIDVALIDITY for {self._folder!r}")
+        return int(found.group(1))
+
+    def _drop(self) -> None:
+        session, self._session = self._session, None
+        if session is not None:
+            _abort(session.client)
+
+    async def _call(
+        self, session: _Session, awaitable: Awaitable[T], timeout: float | None = -1
+    ) -> T:
+        """Await an aioimaplib call, but fail at once when the connection drops (aioimaplib
+        itself would wait for its timeout) and after ``timeout`` (default: the inbox's)."""
+        task = asyncio.ensure_future(awaitable)
+        limit = self._timeout if timeout == -1 else timeout
+        done, _ = await asyncio.wait(
+            {task, session.lost}, timeout=limit, return_when=asyncio.FIRST_COMPLETED
+        )
+        if task in done:
+            return task.result()
+        task.cancel()
+        with contextlib.suppress(BaseException):
+            await task
+        if session.lost.done():
+            raise _ConnectionLost(f"connection closed: {session.lost.result() or 'by server'}")
+        raise TimeoutError(f"no answer within {limit} s")
+
+    # --- fetch and done ----------------------------------------------------------------
+    async def _fetch_unseen(self, session: _Session) -> list[RawMail]:
+        uids = await self._unseen(session)
+        mails: list[RawMail] = []
+        for start in range(0, len(uids), self._batch):
+            batch = uids[start : start + self._batch]
+            mails.extend(await self._fetch_batch(session, batch))
+        self._returned = {(session.uidvalidity, uid) for uid in uids}
+        return mails
+
+    async def _unseen(self, session: _Session) -> list[int]:
+        """UIDs of unseen mail. NOOP first: Dovecot answers a SEARCH from the session's
+        current view and reports newly arrived mail only after it, so without the sync a
+        fresh mail would be missed and, already announced, would not wake IDLE either."""
+        noop = await self._call(session, session.client.noop())
+        if noop.result != "OK":
+            raise _CommandFailed(f"NOOP: {_text(noop.lines)}")
+        response = await self._call(session, session.client.uid_search("UNSEEN", charset=None))
+        if response.result != "OK":
+            raise _CommandFailed(f"UID SEARCH: {_text(response.lines)}")
+        return sorted(parse_search(response.lines))
+
+    async def _fetch_batch(self, session: _Session, uids: list[int]) -> list[RawMail]:
+        uid_set = ",".join(map(str, uids))
+        response = await self._call(
+            session, session.client.uid("fetch", uid_set, FETCH_ITEMS), timeout=None
+        )
+        if response.result != "OK":
+            raise _CommandFailed(f"UID FETCH: {_text(response.lines)}")
+        bodies = parse_fetch(response.lines)
+        return [
+            RawMail(key=f"imap:{session.uidvalidity}:{uid}", data=bodies[uid])
+            for uid in uids
+            if uid in bodies  # expunged meanwhile: nothing to fetch
+        ]
+
+    async def _mark_seen(self, session: _Session, uidvalidity: int, uid: int) -> None:
+        if uidvalidity != session.uidvalidity:
+            log.warning(
+                "not marking UID %s: UIDVALIDITY changed from %s to %s",
+                uid,
+                uidvalidity,
+                session.uidvalidity,
+            )
+            return
+        store = session.client.uid("store", str(uid), "+FLAGS.SILENT", r"(\Seen)")
+        response = await self._call(session, store)
+        if response.result != "OK":
+            raise _CommandFailed(f"UID STORE: {_text(response.lines)}")
+        self._returned.discard((uidvalidity, uid))
+
+    # --- waiting -----------------------------------------------------------------------
+    async def _idle_session(self) -> _Session | None:
+        """A session that can IDLE, or None to fall back to polling."""
+        if not self._idle:
+            return None
+        try:
+            session = await self._retrying(_same)
+        except (ImapUnavailable, ImapError) as exc:
+            log.warning("cannot wait with IDLE: %s", exc)
+            return None
+        return session if "IDLE" in session.capabilities else None
+
+    async def _idle_until(self, session: _Session, deadline: float) -> None:
+        unseen = {(session.uidvalidity, uid) for uid in await self._unseen(session)}
+        if unseen - self._returned:
+            return  # arrived after the last fetch(), before we could IDLE
+        while (remaining := deadline - time.monotonic()) > 0:
+            if await self._idle_once(session, min(remaining, IDLE_RENEW_SECONDS)):
+                return
+
+    async def _idle_once(self, session: _Session, seconds: float) -> bool:
+        """One IDLE command; True when new mail was announced, False after ``seconds``."""
+        client = session.client
+        _drain(client.protocol.idle_queue)
+        try:
+            session.idle = await self._call(session, client.idle_start(seconds))
+            session.done_sent = False
+        except BaseException:
+            self._drop()  # an IDLE may be in flight that nobody would end
+            raise
+        try:
+            until = time.monotonic() + seconds
+            while (remaining := until - time.monotonic()) > 0:
+                try:
+                    push = await self._call(session, client.wait_server_push(), remaining + 1)
+                except TimeoutError:
+                    return False
+                if push == STOP_WAIT_SERVER_PUSH:
+                    return False
+                if _announces_mail(push):
+                    return True
+            return False
+        finally:
+            self._end_idle(session)
+
+    @staticmethod
+    def _end_idle(session: _Session) -> None:
+        """Send DONE now (synchronously, so this also works while being cancelled); the
+        server's answer is collected before the next command (_reap_idle)."""
+        idle = session.idle
+        if idle is not None and not idle.done() and not session.done_sent:
+            session.done_sent = True
+            if not session.lost.done():
+                session.client.idle_done()
+
+    async def _reap_idle(self, session: _Session) -> None:
+        """Wait for the tagged answer to an ended IDLE before the next command."""
+        idle = session.idle
+        if idle is None:
+            return
+        self._end_idle(session)
+        await self._call(session, asyncio.shield(idle))
+        session.idle = None
+
+
+# --- parsing (pure, tested on their own) ---------------------------------------------------
+
+
+def parse_search(lines: Sequence[bytes | bytearray]) -> set[int]:
+    """UIDs of a UID SEARCH answer: aioimaplib gives the numbers, then the tagged text."""
+    uids: set[int] = set()
+    for line in lines[:-1]:
+        if isinstance(line, bytes):
+            uids.update(int(n) for n in re.findall(rb"\d+", line.removeprefix(b"SEARCH")))
+    return uids
+
+
+_FETCH_START = re.compile(rb"^\d+ FETCH \(")
+_UID = re.compile(rb"\bUID (\d+)")
+_LITERAL = re.compile(rb"\{(\d+)\}$")
+
+
+def parse_fetch(lines: Sequence[bytes | bytearray]) -> dict[int, bytes]:
+    """UID → message bytes from a UID FETCH (UID BODY.PEEK[]) answer. aioimaplib gives
+    ``b'N FETCH (UID u BODY[] {size}'``, the literal as a bytearray, then ``b')'`` (servers
+    may also put the UID after the literal). Flag-only FETCH pushes are skipped."""
+    found: dict[int, bytes] = {}
+    uid: int | None = None
+    body: bytes | None = None
+    expected = -1
+
+    def flush() -> None:
+        if uid is not None and body is not None and len(body) == expected:
+            found[uid] = body
+
+    for line in lines:
+        if isinstance(line, bytearray):
+            body = bytes(line)
+            continue
+        if _FETCH_START.match(line):
+            flush()
+            uid, body, expected = None, None, -1
+        if (match := _UID.search(line)) is not None:
+            uid = int(match.group(1))
+        if (match := _LITERAL.search(line)) is not None:
+            expected = int(match.group(1))
+    flush()
+    return found
+
+
+def _parse_key(key: str) -> tuple[int, int]:
+    match = re.fullmatch(r"imap:(\d+):(\d+)", key)
+    if not match:
+        raise ValueError(f"not an IMAP key: {key!r}")
+    return int(match.group(1)), int(match.group(2))
+
+
+def _announces_mail(push: object) -> bool:
+    lines = push if isinstance(push, list) else []
+    return any(
+        isinstance(line, bytes | bytearray) and re.search(rb"\d+ (EXISTS|RECENT)", line)
+        for line in lines
+    )
+
+
+def _quote(value: str) -> str:
+    """An IMAP quoted string (aioimaplib sends user names and folders unquoted)."""
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _text(lines: Sequence[bytes | bytearray]) -> str:
+    return " ".join(
+        bytes(line).decode("utf-8", "replace") for line in lines if isinstance(line, bytes)
+    )
+
+
+def _describe(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+
+
+def _drain(queue: asyncio.Queue[object]) -> None:
+    """Forget pushes left over from an earlier IDLE."""
+    while not queue.empty():
+        queue.get_nowait()
+
+
+async def _same(session: _Session) -> _Session:
+    return session
+
+
+def _abort(client: IMAP4) -> None:
+    """Close the socket and cancel aioimaplib's helper tasks, leaving nothing pending."""
+    task = getattr(client, "_client_task", None)  # the connect task of aioimaplib
+    if task is not None and not task.done():
+        task.cancel()
+    for pending in [*client.tasks, *client.protocol.tasks]:
+        pending.cancel()
+    transport = client.protocol.transport
+    if transport is not None:
+        transport.close()
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False

@@ -1,0 +1,272 @@
+"""ImapInbox: response parsing on its own, then the real thing against Dovecot on loopback."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import time
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+import pytest
+
+from gm_daemon.mail.imap import (
+    Backoff,
+    ImapError,
+    ImapInbox,
+    ImapUnavailable,
+    Security,
+    parse_fetch,
+    parse_search,
+)
+from tests.mailstack import MailStack
+
+T = TypeVar("T")
+FAST = Backoff(first=0.01, factor=2, cap=0.05, attempts=3)
+
+
+# --- parsing -------------------------------------------------------------------------------
+
+
+def test_parse_search_shapes() -> None:
+    assert parse_search([b"1 2 30", b"Search completed (0.001 + 0.000 secs)."]) == {1, 2, 30}
+    assert parse_search([b"", b"Search completed."]) == set()
+    assert parse_search([b"Search completed."]) == set()
+
+
+def test_parse_fetch_uid_before_or_after_literal_and_flag_pushes() -> None:
+    lines: list[bytes | bytearray] = [
+        b"1 FETCH (UID 7 BODY[] {5}",
+        bytearray(b"hello"),
+        b")",
+        b"2 FETCH (FLAGS (\\Seen) UID 8)",  # a push about flags: no body
+        b"3 FETCH (BODY[] {3}",
+        bytearray(b"abc"),
+        b" UID 9)",
+        b"Fetch completed (0.001 + 0.000 secs).",
+    ]
+    assert parse_fetch(lines) == {7: b"hello", 9: b"abc"}
+
+
+def test_parse_fetch_drops_truncated_literal() -> None:
+    assert parse_fetch([b"1 FETCH (UID 7 BODY[] {9}", bytearray(b"short"), b")", b"OK"]) == {}
+
+
+def test_bad_security_names_the_config_key() -> None:
+    with pytest.raises(ValueError, match=r"mail\.imap\.security"):
+        ImapInbox("localhost", 143, "ssl", "u", "p")  # type: ignore[arg-type]
+
+
+def test_done_rejects_foreign_keys() -> None:
+    inbox = ImapInbox("127.0.0.1", 1, "none", "u", "p")
+    with pytest.raises(ValueError, match="not an IMAP key"):
+        asyncio.run(inbox.done("maildir:123"))
+
+
+def test_unreachable_server_gives_up_after_backoff() -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]  # bound but not listening: connection refused
+        inbox = ImapInbox("127.0.0.1", port, "none", "u", "p", backoff=FAST)
+        start = time.monotonic()
+        with pytest.raises(ImapUnavailable, match="after 3 attempts"):
+            asyncio.run(inbox.fetch())
+    assert time.monotonic() - start < 2
+
+
+# --- against the real Dovecot --------------------------------------------------------------
+
+PORTS = {"none": "imap_port", "starttls": "imap_port", "tls": "imaps_port"}
+
+
+def _inbox(stack: MailStack, security: Security = "none", **kwargs: object) -> ImapInbox:
+    port = getattr(stack, PORTS[security])
+    options: dict[str, object] = {"ssl_context": stack.ssl_context(), "backoff": FAST, **kwargs}
+    return ImapInbox(stack.host, port, security, stack.gm, stack.users[stack.gm], **options)  # type: ignore[arg-type]
+
+
+def _mail(token: str) -> bytes:
+    head = f"From: egon@players.test\r\nSubject: {token}\r\nMessage-ID: <{token}@t>\r\n"
+    return f"{head}\r\nx\r\n".encode()
+
+
+def _deliver(stack: MailStack, *tokens: str) -> None:
+    """One by one, each waited for: Postfix delivers concurrently, so order is not kept."""
+    count = len(stack.messages(stack.gm))
+    for token in tokens:
+        stack.deliver(stack.gm, _mail(token))
+        count += 1
+        assert len(stack.wait_for_messages(stack.gm, count)) == count
+
+
+def _run(inbox: ImapInbox, scenario: Callable[[ImapInbox], Awaitable[T]]) -> T:
+    async def wrapped() -> T:
+        try:
+            return await scenario(inbox)
+        finally:
+            await inbox.close()
+
+    return asyncio.run(wrapped())
+
+
+def _seen(stack: MailStack) -> dict[str, bool]:
+    return {mid.decode(): "\\Seen" in flags for mid, flags in stack.flags(stack.gm)}
+
+
+@pytest.mark.mailstack
+@pytest.mark.parametrize("security", ["none", "starttls", "tls"])
+def test_fetch_peeks_done_marks_seen(empty_mailstack: MailStack, security: Security) -> None:
+    stack = empty_mailstack
+    _deliver(stack, "one", "two")
+
+    async def scenario(inbox: ImapInbox) -> None:
+        first = await inbox.fetch()
+        assert [m.data.split(b"Message-ID: ")[1][:7] for m in first] == [b"<one@t>", b"<two@t>"]
+        assert all(m.key.startswith("imap:") for m in first)
+        assert _seen(stack) == {"<one@t>": False, "<two@t>": False}
+        await inbox.done(first[0].key)
+        assert _seen(stack) == {"<one@t>": True, "<two@t>": False}
+        assert [m.key for m in await inbox.fetch()] == [first[1].key]
+        if security != "none":
+            session = inbox._session
+            assert session is not None
+            assert session.client.protocol.transport.get_extra_info("ssl_object") is not None
+
+    _run(_inbox(stack, security), scenario)
+
+
+@pytest.mark.mailstack
+def test_fetch_in_batches_keeps_uid_order(empty_mailstack: MailStack) -> None:
+    stack = empty_mailstack
+    tokens = [f"m{i}" for i in range(7)]
+    _deliver(stack, *tokens)
+
+    async def scenario(inbox: ImapInbox) -> list[bytes]:
+        return [m.data for m in await inbox.fetch()]
+
+    bodies = _run(_inbox(stack, batch=3), scenario)
+    assert [b.split(b"Subject: ")[1].split(b"\r\n")[0].decode() for b in bodies] == tokens
+
+
+@pytest.mark.mailstack
+def test_done_ignores_keys_of_another_uidvalidity(empty_mailstack: MailStack) -> None:
+    stack = empty_mailstack
+    _deliver(stack, "keep")
+
+    async def scenario(inbox: ImapInbox) -> None:
+        (mail,) = await inbox.fetch()
+        _, uidvalidity, uid = mail.key.split(":")
+        await inbox.done(f"imap:{int(uidvalidity) + 1}:{uid}")
+        assert _seen(stack) == {"<keep@t>": False}
+
+    _run(_inbox(stack), scenario)
+
+
+@pytest.mark.mailstack
+def test_idle_wakes_wait_on_delivery(empty_mailstack: MailStack) -> None:
+    stack = empty_mailstack
+
+    async def scenario(inbox: ImapInbox) -> tuple[float, float]:
+        assert await inbox.fetch() == []
+        start = time.monotonic()
+        await inbox.wait(0.5)  # nothing arrives: returns at the timeout
+        quiet = time.monotonic() - start
+        loop = asyncio.get_running_loop()
+        loop.call_later(0.2, stack.deliver, stack.gm, _mail("ping"))
+        start = time.monotonic()
+        await inbox.wait(20)
+        woken = time.monotonic() - start
+        assert len(await inbox.fetch()) == 1
+        return quiet, woken
+
+    quiet, woken = _run(_inbox(stack), scenario)
+    assert 0.45 <= quiet < 2
+    assert woken < 5
+
+
+@pytest.mark.mailstack
+def test_wait_returns_at_once_for_mail_that_came_after_fetch(empty_mailstack: MailStack) -> None:
+    stack = empty_mailstack
+
+    async def scenario(inbox: ImapInbox) -> float:
+        assert await inbox.fetch() == []
+        await asyncio.to_thread(_deliver, stack, "between")
+        start = time.monotonic()
+        await inbox.wait(20)
+        return time.monotonic() - start
+
+    assert _run(_inbox(stack), scenario) < 1
+
+
+@pytest.mark.mailstack
+def test_cancelled_wait_leaves_a_usable_connection(empty_mailstack: MailStack) -> None:
+    stack = empty_mailstack
+
+    async def scenario(inbox: ImapInbox) -> float:
+        await inbox.fetch()
+        waiting = asyncio.ensure_future(inbox.wait(30))
+        await asyncio.sleep(0.3)  # IDLE is running now
+        waiting.cancel()
+        await asyncio.gather(waiting, return_exceptions=True)
+        await asyncio.to_thread(_deliver, stack, "after-cancel")
+        start = time.monotonic()
+        assert len(await inbox.fetch()) == 1
+        return time.monotonic() - start
+
+    assert _run(_inbox(stack), scenario) < 2
+
+
+@pytest.mark.mailstack
+def test_reconnects_after_the_server_drops_the_connection(empty_mailstack: MailStack) -> None:
+    stack = empty_mailstack
+    _deliver(stack, "before")
+
+    async def scenario(inbox: ImapInbox) -> None:
+        (before,) = await inbox.fetch()
+        stack.kick(stack.gm)
+        await inbox.done(before.key)  # on a new connection
+        assert _seen(stack) == {"<before@t>": True}
+        waiting = asyncio.ensure_future(inbox.wait(30))
+        await asyncio.sleep(0.3)
+        stack.kick(stack.gm)  # while idling: wait() must return, not hang
+        await asyncio.wait_for(waiting, 5)
+        await asyncio.to_thread(_deliver, stack, "after")
+        assert [m.data.count(b"<after@t>") for m in await inbox.fetch()] == [1]
+
+    _run(_inbox(stack), scenario)
+
+
+@pytest.mark.mailstack
+def test_polling_without_idle(empty_mailstack: MailStack) -> None:
+    async def scenario(inbox: ImapInbox) -> float:
+        start = time.monotonic()
+        await inbox.wait(5)
+        return time.monotonic() - start
+
+    assert 0.2 <= _run(_inbox(empty_mailstack, idle=False, poll_seconds=0.2), scenario) < 1
+
+
+@pytest.mark.mailstack
+def test_wrong_password_is_permanent_and_not_hammered(mailstack: MailStack) -> None:
+    inbox = ImapInbox(
+        mailstack.host, mailstack.imap_port, "none", mailstack.gm, "wrong", backoff=FAST
+    )
+
+    async def scenario(inbox: ImapInbox) -> float:
+        with pytest.raises(ImapError, match=r"login .* refused"):
+            await inbox.fetch()
+        start = time.monotonic()
+        with pytest.raises(ImapError):
+            await inbox.fetch()  # remembered: no new login attempt within the back-off cap
+        return time.monotonic() - start
+
+    assert _run(inbox, scenario) < 0.05
+
+
+@pytest.mark.mailstack
+def test_missing_folder_is_permanent(mailstack: MailStack) -> None:
+    async def scenario(inbox: ImapInbox) -> None:
+        with pytest.raises(ImapError, match="cannot select"):
+            await inbox.fetch()
+
+    _run(_inbox(mailstack, folder="Nirgendwo"), scenario)
