@@ -104,3 +104,22 @@ class FixedShuffle(random.Random):
 def squash(text: str) -> str:
     """Whitespace collapsed: published lines are compared without the alignment padding."""
     return " ".join(text.split())
+
+
+def random_orders(state: State, seat: str, rng: random.Random) -> Orders:
+    """Legal orders a player might send: some of his cartridges spread over his duels at
+    random positions, and up to his cap of challenges to random active players."""
+    from gm_daemon.games.highnoon.rules import challenge_cap
+
+    player = state.player(seat)
+    opponents = state.opponents(seat)
+    shots: dict[str, set[int]] = {}
+    for _ in range(rng.randint(0, player.cartridges) if opponents else 0):
+        target = rng.choice(opponents)
+        shots.setdefault(target, set()).add(rng.randint(1, 19))
+    others = [other for other in state.active_ids() if other != seat]
+    count = rng.randint(0, min(challenge_cap(player), len(others)))
+    return Orders(
+        shots={target: sorted(ks, reverse=True) for target, ks in shots.items()},
+        challenges=rng.sample(others, count),
+    )
