@@ -66,7 +66,7 @@ def test_nmr_default_is_the_pt14_leg_and_is_described():
     state = make_state(BOARD)
     orders = GAME.default_orders(state, "T")
     assert orders.nmr and [(leg.direction.value, leg.change) for leg in orders.legs] == [("E", "=")]
-    assert GAME.describe_orders(state, "T", orders, "en") == "NMR: East= (2) → (22,20)"
+    assert GAME.describe_orders(state, "T", orders, "en") == "East= (2) → (22,20)"
 
 
 def test_round_one_nmr_default_eliminates_and_says_so():
@@ -75,7 +75,7 @@ def test_round_one_nmr_default_eliminates_and_says_so():
     orders = GAME.default_orders(state, "A")
     assert orders.nmr and orders.legs == []
     assert GAME.describe_orders(state, "A", orders, "de") == (
-        "NMR: kein Teilzug (Runde 1, Geschwindigkeit 0) → ausgeschieden"
+        "kein Teilzug (Runde 1, Geschwindigkeit 0) → ausgeschieden"
     )
 
 

@@ -1,4 +1,5 @@
-"""Report texts compared exactly with golden files, German and English.
+"""Report texts (PT-20: map, per-player table, NMR legs) compared exactly with golden files,
+German and English.
 
 Regenerate after an intended change with ``PRIMTRAKTOR_REGOLD=1 .venv/bin/pytest
 tests/primtraktor/test_golden.py`` and review the diff before committing.

@@ -140,11 +140,12 @@ class PrimtraktorGame:
     def describe_orders(self, state: State, seat: str, orders: Orders, lang: str) -> str:
         if not orders.nmr:
             return ack.describe_legs(state, seat, orders.legs, lang)
+        # The daemon lists these under its own NMR heading, so no "NMR:" prefix here.
         choice = choose_nmr_leg(state.tractor(seat), occupancy(state), state.options)
         if choice.leg is None:
             key = "nmr_none_first" if choice.why_none == "first_round" else "nmr_none"
             return text(key, lang)
-        return text("nmr_leg", lang, legs=ack.describe_legs(state, seat, [choice.leg], lang))
+        return ack.describe_legs(state, seat, [choice.leg], lang)
 
     # --- texts -----------------------------------------------------------------------
     def welcome(self, state: State, seat: str, lang: str) -> Report:

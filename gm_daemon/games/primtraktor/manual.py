@@ -12,7 +12,7 @@ Ziel: möglichst viele Felder des {n}×{n}-Spielplans besetzen. Der Plan ist ein
 rechts hinausfährt, kommt links wieder herein, oben und unten ebenso. Norden ist oben
 (y kleiner), Osten rechts (x größer).
 
-- Jede Runde schickst du 1–{legs} Teilzüge. Jeder Teilzug fährt geradeaus so viele Felder,
+- Jede Runde schicken Sie 1–{legs} Teilzüge. Jeder Teilzug fährt geradeaus so viele Felder,
   wie die Geschwindigkeit angibt; alle überfahrenen Felder sind danach besetzt.
 - Geschwindigkeiten: 0, 2, 3, 5, 7, 11, 13, … (0 und die Primzahlen). Je Teilzug eine Stufe
   schneller (+), langsamer (-) oder gleich (=). Der erste Teilzug des Spiels muss + sein.
@@ -20,7 +20,7 @@ rechts hinausfährt, kommt links wieder herein, oben und unten ebenso. Norden is
 - Wer ein besetztes Feld befährt (auch die eigene Spur), scheidet aus (Fahrfehler). Die
   Teilzüge aller Spieler laufen gleichzeitig (Phasen a–e): wer ein Feld früher erreicht
   (Feld j mit Tempo s zur Zeit j/s), bekommt es; wer gleichzeitig ankommt, scheidet aus.
-- Ohne Zug (NMR) fährt dein Traktor einen Teilzug in letzter Richtung und Geschwindigkeit,
+- Ohne Zug (NMR) fährt Ihr Traktor einen Teilzug in letzter Richtung und Geschwindigkeit,
   bei Hindernis im Uhrzeigersinn gedreht, notfalls eine Stufe langsamer; ein NMR-Teilzug
   verliert jeden Konflikt. {round1}
 - Das Spiel endet, sobald höchstens ein Traktor übrig ist, spätestens nach Runde {rounds}.
@@ -56,11 +56,11 @@ ZUGABGABE
 Ein Teilzug ist eine Richtung mit Geschwindigkeitsänderung:
   Richtung:  N / Nord,  O / Ost,  S / Süd (Sued),  W / West   (auch englisch N, E, S, W)
   Änderung:  + schneller,  - langsamer,  = oder nichts: gleich
-Dein Name davor ist freiwillig. Beispiele:
+Ihr Name davor ist freiwillig. Beispiele:
   Kurt Kurz: O+
   Nord+, Nord+, Ost+, Ost =, Nord+
   Ost+, Ost+, Süd-
-Die Bestätigung rechnet deine Teilzüge auf dem aktuellen Plan durch und warnt, wenn einer
+Die Bestätigung rechnet Ihre Teilzüge auf dem aktuellen Plan durch und warnt, wenn einer
 in ein besetztes Feld führt oder die Geschwindigkeit unter 2 fiele; angenommen wird der Zug
 trotzdem. Bis Zugschluss ersetzt ein neuer Zug den alten.
 """,

@@ -134,7 +134,7 @@ def nmr_section(state: State, events: Sequence[Event], lang: str) -> list[str]:
             continue
         tractor = state.tractor(event.seat)
         if event.leg is None:
-            key = "nmr_none_first_short" if event.why_none == "first_round" else "nmr_none_short"
+            key = "nmr_none_first" if event.why_none == "first_round" else "nmr_none"
             what = text(key, lang)
         else:
             what = f"{direction_name(event.leg.direction, lang)}{event.leg.change} ({event.speed})"

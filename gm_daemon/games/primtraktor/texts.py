@@ -64,7 +64,7 @@ _TEXTS: dict[str, dict[str, str]] = {
         "en": "no legs after '{word}'",
     },
     "err_other_name": {
-        "de": "'{word}' ist nicht dein Traktor (du fährst {own})",
+        "de": "'{word}' ist nicht Ihr Traktor (Sie fahren {own})",
         "en": "'{word}' is not your tractor (you drive {own})",
     },
     "hint_name": {
@@ -72,7 +72,7 @@ _TEXTS: dict[str, dict[str, str]] = {
         "en": "the name is optional: '{own}: North+' or simply 'North+'",
     },
     "err_unknown_name": {
-        "de": "'{word}' ist weder dein Name noch ein Teilzug",
+        "de": "'{word}' ist weder Ihr Name noch ein Teilzug",
         "en": "'{word}' is neither your name nor a leg",
     },
     "err_too_many": {
@@ -108,35 +108,26 @@ _TEXTS: dict[str, dict[str, str]] = {
         "→ eliminated when executed",
     },
     "hint_crash": {
-        "de": "der Zug wurde trotzdem angenommen; bis Zugschluss kannst du ihn ersetzen",
+        "de": "der Zug wurde trotzdem angenommen; bis Zugschluss können Sie ihn ersetzen",
         "en": "the order is accepted anyway; you may replace it until the deadline",
     },
     "own_trail": {"de": "die eigene Spur", "en": "your own trail"},
     "trail_of": {"de": "die Spur von {name}", "en": "the trail of {name}"},
     "speed_word": {"de": "Tempo", "en": "speed"},
     "nmr_none_first": {
-        "de": "NMR: kein Teilzug (Runde 1, Geschwindigkeit 0) → ausgeschieden",
-        "en": "NMR: no leg (round 1, speed 0) → eliminated",
-    },
-    "nmr_none": {
-        "de": "NMR: kein Teilzug möglich → ausgeschieden",
-        "en": "NMR: no leg possible → eliminated",
-    },
-    "nmr_leg": {"de": "NMR: {legs}", "en": "NMR: {legs}"},
-    "nmr_none_first_short": {
         "de": "kein Teilzug (Runde 1, Geschwindigkeit 0) → ausgeschieden",
         "en": "no leg (round 1, speed 0) → eliminated",
     },
-    "nmr_none_short": {
+    "nmr_none": {
         "de": "kein Teilzug möglich → ausgeschieden",
         "en": "no leg possible → eliminated",
     },
     "your_tractor": {
-        "de": "Du fährst Traktor {letter} ({name}), zurzeit bei {cell}, Tempo {speed}.",
+        "de": "Sie fahren Traktor {letter} ({name}), zurzeit bei {cell}, Tempo {speed}.",
         "en": "You drive tractor {letter} ({name}), now at {cell}, speed {speed}.",
     },
     "your_tractor_out": {
-        "de": "Dein Traktor {letter} ({name}) ist nicht mehr im Rennen: {status}.",
+        "de": "Ihr Traktor {letter} ({name}) ist nicht mehr im Rennen: {status}.",
         "en": "Your tractor {letter} ({name}) is out of the race: {status}.",
     },
     "status_heading": {
