@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from lark import Lark
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput
+from lark.exceptions import UnexpectedEOF, UnexpectedInput
 
 from gm_daemon.games.hornberg import rules
 from gm_daemon.games.hornberg.describe import legal_text
@@ -36,6 +36,7 @@ _MISTAKES: dict[str, list[str]] = {
     "syntax_row": ["herzog 2 verlaengert", "h2 verkuerzt", "h2 +", "ro4 an", "ro4 an reihe"],
     "syntax_colour": ["kanone auf b4", "kanone 4 auf b4", "ro auf b4", "kanone ro auf b4"],
 }
+_PASS_WORDS = {"pass", "passe", "passen", "passt"}
 _AMBIGUOUS = {"which_line"}
 _FORM = {
     "unknown_colour",
@@ -67,16 +68,28 @@ def _strip_comment(text: str) -> str:
     return text.split("#", 1)[0].strip()
 
 
+def _offending_word(folded: str, error: UnexpectedInput) -> str:
+    column = getattr(error, "column", 0)
+    rest = folded[column - 1 :].split() if isinstance(column, int) and column > 0 else []
+    return rest[0] if rest else folded
+
+
+def _at_end(error: UnexpectedInput) -> bool:
+    token = getattr(error, "token", None)
+    return token is not None and token.type == "$END"
+
+
 def _syntax_problem(line: Line, text: str, error: UnexpectedInput, lang: str, hint: str) -> Problem:
-    p = order_parser()
-    label = error.match_examples(p.parse, _MISTAKES, use_accepts=True)
-    if label is not None:
+    folded = fold(text).strip()
+    label = error.match_examples(order_parser().parse, _MISTAKES, use_accepts=True)
+    if set(folded.split()) & _PASS_WORDS:
+        message = say(lang, "no_pass")
+    elif label is not None:
         message = say(lang, label)
-    elif isinstance(error, UnexpectedCharacters):
-        word = fold(text).strip()[error.column - 1 :].split()[0] if text.strip() else text
-        message = say(lang, "syntax_word", word=word)
+    elif isinstance(error, UnexpectedEOF) or _at_end(error):
+        message = say(lang, "syntax_incomplete")
     else:
-        message = say(lang, "not_understood")
+        message = say(lang, "syntax_word", word=_offending_word(folded, error))
     return Problem(line.no, line.text, ProblemKind.SYNTAX, message, hint)
 
 
@@ -105,7 +118,7 @@ class Reader:
         return say(self.lang, "hint_legal", summary=legal_text(self.state, self.seat, self.lang))
 
     def problem(
-        self, line: Line | None, kind: ProblemKind, key: str, hint: str = "", **v: object
+        self, line: Line | None, kind: ProblemKind, key: str, hint: str = "", /, **v: object
     ) -> None:
         self.problems.append(
             Problem(

@@ -135,6 +135,11 @@ _TEXTS: dict[str, tuple[str, str]] = {
         "A cannon is written colour and value: 'red4', 'red 4'.",
     ),
     "syntax_word": ("'{word}' nicht verstanden.", "'{word}' not understood."),
+    "syntax_incomplete": ("Die Zeile hört zu früh auf.", "The line ends too early."),
+    "no_pass": (
+        "Passen gibt es nicht: wer am Zug ist, spielt eine Karte.",
+        "There is no passing: the player on turn plays a card.",
+    ),
     "stale": (
         "'Zug: {given}' ist nicht der aktuelle Zug ({turn}); Feldnamen gelten nur für den "
         "gedruckten Zug.",
