@@ -44,10 +44,13 @@ games = st.fixed_dictionaries(
 )
 
 
-def _echo_reads_back(state: State, seat: str, orders: Orders, lang: str) -> None:
+def _echo_read_back(state: State, seat: str, orders: Orders, lang: str) -> Orders:
+    """The acknowledgement of the orders, read as a new mail: the same orders again."""
     text = describe_orders(state, seat, orders, lang)
     lines = [Line(no, line) for no, line in enumerate(text.split("\n"), start=1)]
-    assert read_orders(lines, state, seat, lang).orders == orders
+    again = read_orders(lines, state, seat, lang).orders
+    assert again == orders
+    return again
 
 
 def _check_invariants(before: State, after: State) -> None:
@@ -82,9 +85,11 @@ def _play(game: dict) -> None:
         orders = {}
         for seat in sorted(GAME.owed(state)):
             if players_rng.random() >= game["nmr_share"]:
-                orders[seat] = random_orders(state, seat, players_rng)
-                _echo_reads_back(state, seat, orders[seat], players_rng.choice(["de", "en"]))
+                planned = random_orders(state, seat, players_rng)
+                lang = players_rng.choice(["de", "en"])
+                orders[seat] = _echo_read_back(state, seat, planned, lang)
         after = GAME.resolve(state, orders, phase_rng(seed, state.round)).state
+        assert after.last_round is not None and after.last_round.invalid_orders == []
         again = GAME.resolve(state, orders, phase_rng(seed, state.round)).state
         assert after == again, "resolve is deterministic"
         _check_invariants(state, after)
