@@ -239,26 +239,30 @@ def _challenges(reading: _Reading) -> list[str]:
 
 
 def _challenge_target(reading: _Reading, line: Line, written: str, kept: list[str]) -> str | None:
+    """The seat a challenge names, or None after a warning saying why it is void."""
     lang, state = reading.lang, reading.state
-    active = set(state.active_ids()) - {reading.seat}
-    found = reading.resolve(written, active)
-    problem: tuple[ProblemKind, str] | None = None
+    active = [seat for seat in state.active_ids() if seat != reading.seat]
+    found = reading.resolve(written, set(active))
+    targets = say(lang, "challenge.players.hint", names=", ".join(map(reading.name_of, active)))
     if not found:
-        problem = (ProblemKind.ILLEGAL, say(lang, "challenge.unknown", name=written))
+        reading.warn(
+            line, ProblemKind.ILLEGAL, say(lang, "challenge.unknown", name=written), targets
+        )
     elif len(found) > 1:
         candidates = ", ".join(seat.name for seat in found)
         message = say(lang, "challenge.ambiguous", name=written, candidates=candidates)
-        problem = (ProblemKind.AMBIGUOUS, message)
+        reading.warn(line, ProblemKind.AMBIGUOUS, message, targets)
     elif found[0].id == reading.seat:
-        problem = (ProblemKind.ILLEGAL, say(lang, "challenge.self"))
+        reading.warn(line, ProblemKind.ILLEGAL, say(lang, "challenge.self"))
     elif found[0].id not in active:
-        problem = (ProblemKind.ILLEGAL, say(lang, "challenge.eliminated", name=found[0].name))
+        message = say(lang, "challenge.eliminated", name=found[0].name)
+        reading.warn(line, ProblemKind.ILLEGAL, message)
     elif found[0].id in kept:
-        problem = (ProblemKind.ILLEGAL, say(lang, "challenge.duplicate", name=found[0].name))
-    if problem is not None:
-        reading.warn(line, *problem)
-        return None
-    return found[0].id
+        message = say(lang, "challenge.duplicate", name=found[0].name)
+        reading.warn(line, ProblemKind.ILLEGAL, message)
+    else:
+        return found[0].id
+    return None
 
 
 def _check_budget(reading: _Reading) -> None:
