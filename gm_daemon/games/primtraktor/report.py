@@ -14,6 +14,7 @@ from gm_daemon.games.primtraktor.events import (
     Score,
 )
 from gm_daemon.games.primtraktor.model import Elimination, State, Tractor, phase_letter
+from gm_daemon.games.primtraktor.scoring import final_scores, ranking
 from gm_daemon.games.primtraktor.texts import cell_text, direction_name, text
 
 
@@ -256,8 +257,16 @@ def status_text_for(state: State, seat: str, lang: str) -> str:
 
 
 def public_state(state: State) -> dict[str, object]:
-    """Everything is public in this game: positions, speeds, trails, eliminations."""
-    return {
+    """Everything is public in this game: positions, speeds, trails, eliminations, and once
+    the game is over the final scores (cells + bonus) and the ranking."""
+    final: dict[str, object] = {}
+    if state.finished:
+        scores = final_scores(state)
+        final = {
+            "scores": [s.model_dump(mode="json") for s in scores],
+            "ranking": ranking(state, scores),
+        }
+    public: dict[str, object] = {
         "game": "primtraktor",
         "board": state.options.board,
         "round": state.round,
@@ -279,3 +288,4 @@ def public_state(state: State) -> dict[str, object]:
             for t in state.tractors
         ],
     }
+    return public | final

@@ -1,0 +1,148 @@
+"""A whole 13-round Primtraktorrennen through the real daemon (Maildir, injected clock).
+
+Anna orders every round, Bert every round but two (NMR), Dora only in round 1 (NMR from then
+on) and Cora never (round-1 NMR: out with her start cell). Orders are worked out from the
+public JSON state attached to each result mail, as a careful player would: a leg whose cells
+are free and out of reach of every other tractor this round.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from gm_daemon.games.primtraktor.model import Direction
+from gm_daemon.games.primtraktor.torus import distance, path
+from tests.daemon_harness import DaemonHarness
+
+GAMES = """
+[[games]]
+id = "pt1"
+kind = "primtraktor"
+language = "de"
+seed = "primtraktor-durch-den-daemon"
+
+[games.deadlines]
+round = "72h"
+
+[games.options]
+start_min_dist = 12
+"""
+PLAYERS = {
+    "Anna Alt": ("anna@players.test", "ANNA-1111"),
+    "Bert Bär": ("bert@players.test", "BERT-2222"),
+    "Cora Cramer": ("cora@players.test", "CORA-3333"),
+    "Dora Dorn": ("dora@players.test", "DORA-4444"),
+}
+GERMAN = {"N": "Nord", "E": "Ost", "S": "Süd", "W": "West"}
+BERT_NMR_ROUNDS = {4, 9}
+REACH = 4  # nobody here drives faster than 3: a cell 4 away is out of everyone's reach
+
+
+def games_toml() -> str:
+    players = "".join(
+        f'\n[[games.players]]\nname = "{name}"\nemail = "{email}"\ncode = "{code}"\n'
+        for name, (email, code) in PLAYERS.items()
+    )
+    return GAMES + players
+
+
+def careful_leg(state: dict[str, Any], name: str) -> str:
+    """One leg at the same speed: straight on if safe, else the next safe turn clockwise."""
+    me = next(t for t in state["tractors"] if t["name"] == name)
+    occupied = {tuple(cell) for t in state["tractors"] for cell in t["trail"]}
+    others = [tuple(t["position"]) for t in state["tractors"] if t["active"] and t is not me]
+    direction = Direction(me["direction"])
+    for _ in range(4):
+        cells = path(tuple(me["position"]), direction, me["speed"], state["board"])
+        free = not any(c in occupied for c in cells)
+        if free and all(distance(c, o, state["board"]) >= REACH for c in cells for o in others):
+            return f"{GERMAN[direction.value]}="
+        direction = direction.clockwise()
+    raise AssertionError(f"{name} has no careful leg left")
+
+
+def send_orders(h: DaemonHarness, name: str, round_no: int, orders: str) -> str:
+    email, code = PLAYERS[name]
+    h.send(email, f"Code: {code}\nRunde: {round_no}\n{orders}\n", subject="[pt1] Züge")
+    (ack,) = h.run()
+    return f"{ack['Subject']}\n{h.body(ack)}"
+
+
+def play_round(h: DaemonHarness, round_no: int, state: dict[str, Any] | None) -> list[Any]:
+    if state is None:  # round 1: everybody far apart, accelerate
+        orders = {"Anna Alt": "Anna Alt: O+, O+", "Bert Bär": "Süd+", "Dora Dorn": "N+"}
+    else:
+        racing = {t["name"] for t in state["tractors"] if t["active"]}
+        orders = {
+            name: careful_leg(state, name) for name in ("Anna Alt", "Bert Bär") if name in racing
+        }
+        if round_no in BERT_NMR_ROUNDS:
+            orders.pop("Bert Bär", None)
+    for name, text in orders.items():
+        assert "Befehle angenommen" in send_orders(h, name, round_no, text)
+    h.advance(hours=72, seconds=1)
+    return h.run()
+
+
+def state_of(h: DaemonHarness, result: Any, round_no: int) -> dict[str, Any]:
+    return json.loads(h.attachments(result)[f"pt1-{round_no}.json"])["state"]
+
+
+def check_acknowledgements_of_round_2(h: DaemonHarness, state: dict[str, Any]) -> None:
+    """A leg back into the own trail is accepted with a warning; six legs are refused, naming
+    the line; the careful orders sent afterwards replace both."""
+    anna = next(t for t in state["tractors"] if t["name"] == "Anna Alt")
+    back = {"N": "Süd", "E": "West", "S": "Nord", "W": "Ost"}[anna["direction"]]
+    warned = send_orders(h, "Anna Alt", 2, f"{back}=")
+    assert "Befehle angenommen" in warned
+    assert "WARNUNG: Teilzug 1" in warned and "die eigene Spur" in warned
+    refused = send_orders(h, "Bert Bär", 2, "Süd=\nS=, S=, S=, S=, S=")
+    assert "NICHT angenommen" in refused
+    assert 'Zeile 4: "S=, S=, S=, S=, S="' in refused and "6 Teilzüge, erlaubt sind 1–5" in refused
+
+
+def test_whole_game_of_13_rounds_with_orders_and_nmr(tmp_path):
+    h = DaemonHarness(tmp_path, games_toml())
+    welcome = h.run()
+    assert len(welcome) == 4
+    assert "primtraktor-start.png" in h.attachments(welcome[0])
+    assert "Sie fahren Traktor A (Anna Alt)" in h.body(welcome[0])
+
+    state = None
+    for round_no in range(1, 14):
+        if round_no == 2:
+            check_acknowledgements_of_round_2(h, state)
+        results = play_round(h, round_no, state)
+        assert len(results) == 4, f"round {round_no}: one result mail per player"
+        body = h.body(results[0])
+        assert f"Auswertung Runde {round_no}" in body
+        assert f"primtraktor-runde-{round_no:02d}.png" in h.attachments(results[0])
+        state = state_of(h, results[0], round_no)
+        active = {t["name"] for t in state["tractors"] if t["active"]}
+        assert {"Anna Alt", "Bert Bär"} <= active, f"round {round_no}: {body}"
+        if round_no == 1:
+            assert "C Cora Cramer: kein Teilzug (Runde 1, Geschwindigkeit 0)" in body
+        nmr_leg = re.compile(r"B Bert Bär: (Nord|Ost|Süd|West)= \(2\) \(\d+,\d+\) → ")
+        assert bool(nmr_leg.search(body)) == (round_no in BERT_NMR_ROUNDS), body
+        if round_no > 1:
+            assert re.search(r"D Dora Dorn: (Nord|Ost|Süd|West)[=-] \(2\)", body), body
+        if round_no < 13:
+            assert h.phase("pt1") == round_no + 1 and not h.finished("pt1")
+
+    assert h.finished("pt1")
+    final = h.body(results[0])
+    assert "SPIELENDE: Runde 13 war die letzte Runde." in final
+    assert "Endwertung" in final and "Sieger: Anna Alt" in final
+    assert "primtraktor-durch-den-daemon" in final  # the seed, revealed by the daemon
+    assert state["finished"] is True
+    scores = {s["seat"]: s for s in state["scores"]}
+    for tractor in state["tractors"]:
+        score = scores[tractor["seat"]]
+        assert score["total"] == tractor["cells"] + score["bonus"]
+    cora = next(t for t in state["tractors"] if t["name"] == "Cora Cramer")
+    assert cora["cells"] == 1 and cora["eliminated"]["reason"] == "nmr"
+    assert scores[cora["seat"]]["bonus"] == 0
+    assert sum(s["bonus"] for s in scores.values()) == 39  # three survivors share 19+13+7
+    assert state["ranking"][-1] == [cora["seat"]]
