@@ -111,14 +111,18 @@ def _row(out: Outcome, rows: dict[str, str]) -> None:
 @check("finishable")
 def _finishable(out: Outcome, names: list[str]) -> None:
     win = window(out.after.table)
-    found = sorted(line_name(win, ln.kind, ln.index, "de") for ln in kq.finishable(out.after.table))
+    found = sorted(
+        line_name(win, ln.kind, ln.index, out.lang) for ln in kq.finishable(out.after.table)
+    )
     assert found == sorted(names)
 
 
 @check("blocked")
 def _blocked(out: Outcome, names: list[str]) -> None:
     win = window(out.after.table)
-    found = sorted(line_name(win, ln.kind, ln.index, "de") for ln in kq.blocked(out.after.table))
+    found = sorted(
+        line_name(win, ln.kind, ln.index, out.lang) for ln in kq.blocked(out.after.table)
+    )
     assert found == sorted(names)
 
 

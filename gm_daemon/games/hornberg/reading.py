@@ -137,7 +137,7 @@ class Reader:
         self._whole_submission()
         orders = self._orders()
         if self.problems:
-            raise OrdersRejected(self.problems)
+            raise OrdersRejected(sorted(self.problems, key=lambda p: p.line or 0))
         assert orders is not None
         return orders
 
@@ -196,9 +196,15 @@ class Reader:
         return self._plan()
 
     def _single_play(self) -> Orders | None:
+        """Every line is checked, so that one reply names every problem; only one may play."""
+        moves = [self._legal_move(line, written) for line, written in self.plays]
         for line, _ in self.plays[1:]:
             self.problem(line, ProblemKind.ILLEGAL, "one_play", say(self.lang, "hint_plan_forms"))
-        line, written = self.plays[0]
+        if self.problems or moves[0] is None:
+            return None
+        return Orders(moves=[moves[0]])
+
+    def _legal_move(self, line: Line, written: Written) -> Move | None:
         move = self._move(line, written)
         if move is None:
             return None
@@ -206,7 +212,7 @@ class Reader:
         if refusal is not None:
             self._refused(line, refusal)
             return None
-        return Orders(moves=[move])
+        return move
 
     def _plan(self) -> Orders | None:
         moves = []
