@@ -11,7 +11,13 @@ from PIL import Image
 
 from gm_daemon.games.primtraktor import GAME
 from gm_daemon.games.primtraktor.model import Options
-from gm_daemon.games.primtraktor.picture import _MARGIN, cell_pixels, colour, render_png
+from gm_daemon.games.primtraktor.picture import (
+    _MARGIN,
+    ascii_name,
+    cell_pixels,
+    colour,
+    render_png,
+)
 from gm_daemon.games.protocol import Seat
 from tests.primtraktor.support import all_orders, make_state
 
@@ -64,3 +70,8 @@ def test_large_board_renders_at_a_bounded_size():
     image = Image.open(io.BytesIO(render_png(state)))
     assert max(image.size) < 1200
     assert len({colour(i) for i in range(64)}) == 64
+
+
+def test_legend_names_are_written_without_umlauts_the_font_lacks():
+    assert ascii_name("Bert Bär") == "Bert Baer"
+    assert ascii_name("Jörg Ïmre Straße") == "Joerg Imre Strasse"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import colorsys
 import io
+import unicodedata
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -15,7 +16,7 @@ from gm_daemon.games.primtraktor.model import State, Tractor
 
 _PALETTE = [
     (230, 25, 75), (60, 140, 60), (0, 90, 200), (245, 130, 48), (145, 30, 180),
-    (0, 160, 160), (200, 40, 200), (120, 120, 0), (160, 80, 40), (0, 0, 128),
+    (0, 160, 160), (120, 120, 0), (160, 80, 40), (240, 50, 230), (0, 0, 128),
     (128, 0, 0), (90, 90, 90),
 ]  # fmt: skip
 _BACKGROUND = (255, 255, 255)
@@ -25,6 +26,17 @@ _INK = (0, 0, 0)
 _MARGIN = 30
 _LEGEND_LIMIT = 26
 _OUT = {"de": " (ausgeschieden)", "en": " (out)"}
+_CELLS = {"de": "Felder", "en": "cells"}
+# The built-in font has no umlauts: names are written the way a typewriter would.
+_ASCII = str.maketrans(
+    {"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"}
+)
+
+
+def ascii_name(name: str) -> str:
+    """ "Bert Bär" -> "Bert Baer"; other accents dropped, anything else left out."""
+    decomposed = unicodedata.normalize("NFKD", name.translate(_ASCII))
+    return "".join(c for c in decomposed if c.isascii() and not unicodedata.combining(c))
 
 
 def colour(index: int) -> tuple[int, int, int]:
@@ -101,8 +113,11 @@ def _draw_legend(canvas: _Canvas, state: State, lang: str) -> None:
     for index, tractor in enumerate(state.tractors):
         y = top + 16 * index
         canvas.draw.rectangle((_MARGIN, y, _MARGIN + 10, y + 10), fill=colour(index))
-        status = "" if tractor.active else _OUT.get(lang, _OUT["de"])
-        label = f"{tractor.letter}  {tractor.name}  {tractor.cells}{status}"
+        key = "en" if lang == "en" else "de"
+        status = "" if tractor.active else _OUT[key]
+        label = (
+            f"{tractor.letter}  {ascii_name(tractor.name)}  {tractor.cells} {_CELLS[key]}{status}"
+        )
         canvas.draw.text((_MARGIN + 16, y), label, fill=_INK, font=canvas.font)
 
 
