@@ -1,0 +1,255 @@
+"""Which movement orders are legal, judged on the board before any other order is known.
+
+DATC 4.E.1: an order that could not be valid whatever the other orders are is *illegal* and
+ignored (the unit holds and may be supported to hold); it gets the result "invalid" with a
+reason a player understands. What survives is turned into a ``Legal`` record of ints for the
+resolver. Poorly written but unambiguous orders are followed (4.B.2, 4.B.5, 4.B.6, 4.C.2):
+a wrong unit type, a wrong coast of the ordered unit and an irrelevant coast are ignored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from gm_daemon.games.highlander.diplomacy.board import ARMY, FLEET, Board
+from gm_daemon.games.highlander.diplomacy.convoys import necessary_seas, route_exists
+from gm_daemon.games.highlander.diplomacy.orders import (
+    Convoy,
+    Hold,
+    Move,
+    Order,
+    Place,
+    Support,
+    Unit,
+    UnitRef,
+    unit_text,
+)
+from gm_daemon.games.highlander.diplomacy.resolver import CONVOY, HOLD, MOVE, SUPPORT
+from gm_daemon.games.protocol import ProblemKind
+
+
+@dataclass(frozen=True, slots=True)
+class Legal:
+    """A legal movement order, in the resolver's terms."""
+
+    otype: int
+    unit: int  # index of the ordered unit
+    dest: int = -1  # target province (move, supported move, convoyed army)
+    dest_loc: int = -1  # where a moving unit ends (the coast for a fleet)
+    target: int = -1  # index of the supported or convoyed unit
+    coast: int = -1  # coast a support names for a fleet move (-1: any)
+    via: bool = False  # the order says "via convoy"
+    land: bool = False  # an army move with a land route
+
+
+@dataclass(frozen=True, slots=True)
+class Illegal:
+    """Why an order is ignored; ``kind`` tells a mail reader which section it belongs in."""
+
+    reason: str
+    kind: ProblemKind = ProblemKind.ILLEGAL
+
+
+class Situation:
+    """The position as the legality checks need it: who stands where, which seas hold fleets."""
+
+    __slots__ = ("at", "board", "fleet_seas", "units", "convoy_fallback", "_necessary")
+
+    def __init__(self, board: Board, units: Sequence[Unit], convoy_fallback: bool):
+        self.board = board
+        self.units = units
+        at = [-1] * board.n_provinces
+        for i, u in enumerate(units):
+            at[board.province_of[u.loc]] = i
+        self.at = at
+        self.fleet_seas = frozenset(
+            board.province_of[u.loc]
+            for u in units
+            if u.kind == FLEET and board.is_sea(board.province_of[u.loc])
+        )
+        self.convoy_fallback = convoy_fallback
+        self._necessary: dict[tuple[int, int], set[int]] = {}
+
+    def province(self, i: int) -> int:
+        return self.board.province_of[self.units[i].loc]
+
+    def necessary(self, origin: int, dest: int) -> set[int]:
+        key = (origin, dest)
+        if key not in self._necessary:
+            self._necessary[key] = necessary_seas(self.board, origin, dest, self.fleet_seas)
+        return self._necessary[key]
+
+
+def judge(pos: Situation, power: str, order: Order) -> Legal | Illegal:
+    """The legal reading of one movement order of ``power``, or why it is illegal."""
+    match order:
+        case Hold(ref) | Move(ref) | Support(ref) | Convoy(ref):
+            pass
+        case _:
+            return Illegal("not an order for the movement phase")
+    found = _own_unit(pos, power, ref)
+    if isinstance(found, Illegal):
+        return found
+    match order:
+        case Hold():
+            return Legal(HOLD, found)
+        case Move(_, to, via):
+            return _move(pos, found, to, via)
+        case Support(_, supported, to):
+            return _support(pos, found, supported, to)
+        case Convoy(_, army, to):
+            return _convoy(pos, found, army, to)
+    raise TypeError(order)
+
+
+def _own_unit(pos: Situation, power: str, ref: UnitRef) -> int | Illegal:
+    i = pos.at[ref.place.province]
+    if i < 0:
+        return Illegal(f"no unit in {pos.board.names[ref.place.province]}")
+    unit = pos.units[i]
+    if unit.power != power:
+        return Illegal(f"{unit_text(pos.board, unit)} belongs to {unit.power}")
+    return i
+
+
+def _text(pos: Situation, i: int) -> str:
+    return unit_text(pos.board, pos.units[i])
+
+
+def _province(pos: Situation, i: int) -> int:
+    return pos.board.province_of[pos.units[i].loc]
+
+
+def fleet_target(board: Board, loc: int, to: Place) -> int | Illegal:
+    """Where a fleet at ``loc`` ends when ordered to ``to``: the only reachable coast when
+    none is given (4.B.2), the given coast if reachable, illegal if it is not (4.B.3) or if
+    two coasts are reachable (4.B.1). Coasts the province does not have are ignored (4.B.6)."""
+    province = to.province
+    coasts = board.coasts[province]
+    if not coasts:
+        return province if province in board.fleet_adj[loc] else _unreachable(board, loc, to)
+    named = board.coast_of(province, to.coast) if to.coast else None
+    if named is not None:
+        return named if named in board.fleet_adj[loc] else _unreachable(board, loc, to)
+    reachable = [c for c in coasts if c in board.fleet_adj[loc]]
+    if len(reachable) == 1:
+        return reachable[0]
+    if not reachable:
+        return _unreachable(board, loc, to)
+    choices = " or ".join(board.names[c] for c in reachable)
+    return Illegal(f"which coast of {board.names[province]}: {choices}?", ProblemKind.AMBIGUOUS)
+
+
+def _unreachable(board: Board, loc: int, to: Place) -> Illegal:
+    named = board.coast_of(to.province, to.coast) if to.coast else None
+    target = board.names[named if named is not None else to.province]
+    return Illegal(f"F {board.names[loc]} cannot reach {target}")
+
+
+def _move(pos: Situation, i: int, to: Place, via: bool) -> Legal | Illegal:
+    board = pos.board
+    unit = pos.units[i]
+    here = board.province_of[unit.loc]
+    dest = to.province
+    if dest == here:
+        return Illegal(f"{_text(pos, i)} cannot move to its own province")
+    if unit.kind == FLEET:
+        target = fleet_target(board, unit.loc, to)
+        if isinstance(target, Illegal):
+            return target
+        return Legal(MOVE, i, dest, target)
+    land = dest in board.army_adj[here]
+    by_sea = (
+        board.is_coastal(here)
+        and board.is_coastal(dest)
+        and route_exists(board, here, dest, pos.fleet_seas)
+    )
+    if not land and not by_sea:
+        if board.is_coastal(here) and board.is_coastal(dest):
+            return Illegal(f"no fleets to convoy {_text(pos, i)} to {board.names[dest]}")
+        return Illegal(f"{_text(pos, i)} cannot reach {board.names[dest]}")
+    if via and not by_sea:
+        if not pos.convoy_fallback:
+            return Illegal(f"no fleets to convoy {_text(pos, i)} to {board.names[dest]}")
+        via = False  # 2000 rules: "via convoy" means nothing without a convoy route
+    return Legal(MOVE, i, dest, dest, via=via, land=land)
+
+
+def _support(pos: Situation, i: int, ref: UnitRef, to: Place | None) -> Legal | Illegal:
+    board = pos.board
+    j = pos.at[ref.place.province]
+    if j < 0:
+        return Illegal(f"no unit in {board.names[ref.place.province]} to support")
+    if j == i:
+        return Illegal(f"{_text(pos, i)} cannot support itself")
+    helped = _province(pos, j) if to is None else to.province
+    if helped == _province(pos, i):
+        return Illegal(f"{_text(pos, i)} cannot support a move into its own province")
+    if not _can_enter(pos, i, helped):
+        return Illegal(f"{_text(pos, i)} cannot reach {board.names[helped]}")
+    if to is None:
+        return Legal(SUPPORT, i, helped, target=j)
+    coast = -1
+    supported = pos.units[j]
+    if supported.kind == FLEET:
+        named = board.coast_of(to.province, to.coast) if to.coast else None
+        if named is not None:
+            coast = named
+        if not _fleet_can_enter(board, supported.loc, to.province, named):
+            return Illegal(f"{_text(pos, j)} cannot reach {board.names[named or to.province]}")
+    elif not _army_can_move(pos, j, to.province, helper=i):
+        return Illegal(f"{_text(pos, j)} cannot reach {board.names[to.province]}")
+    return Legal(SUPPORT, i, helped, target=j, coast=coast)
+
+
+def _can_enter(pos: Situation, i: int, province: int) -> bool:
+    """Whether unit ``i`` could move into ``province`` itself (support needs that)."""
+    board = pos.board
+    unit = pos.units[i]
+    if unit.kind == ARMY:
+        return province in board.army_adj[board.province_of[unit.loc]]
+    return province in board.fleet_reach[unit.loc]
+
+
+def _fleet_can_enter(board: Board, loc: int, province: int, coast: int | None) -> bool:
+    if coast is not None:
+        return coast in board.fleet_adj[loc]
+    return province in board.fleet_reach[loc]
+
+
+def _army_can_move(pos: Situation, j: int, dest: int, helper: int) -> bool:
+    """Whether army ``j`` could legally move to ``dest`` while fleet ``helper`` supports it:
+    the helper cannot also be one of the convoying fleets (6.D.31)."""
+    board = pos.board
+    here = _province(pos, j)
+    if dest == here:
+        return False
+    if dest in board.army_adj[here]:
+        return True
+    if not (board.is_coastal(here) and board.is_coastal(dest)):
+        return False
+    seas = pos.fleet_seas - {_province(pos, helper)}
+    return route_exists(board, here, dest, seas)
+
+
+def _convoy(pos: Situation, i: int, ref: UnitRef, to: Place) -> Legal | Illegal:
+    board = pos.board
+    here = _province(pos, i)
+    if pos.units[i].kind != FLEET or not board.is_sea(here):
+        return Illegal("only a fleet at sea can convoy")
+    j = pos.at[ref.place.province]
+    if j < 0:
+        return Illegal(f"no unit in {board.names[ref.place.province]} to convoy")
+    if pos.units[j].kind != ARMY:
+        return Illegal("only armies can be convoyed")
+    origin = _province(pos, j)
+    dest = to.province
+    if dest == origin or not (board.is_coastal(origin) and board.is_coastal(dest)):
+        return Illegal(f"{_text(pos, j)} cannot be convoyed to {board.names[dest]}")
+    if here not in pos.necessary(origin, dest):
+        return Illegal(
+            f"{_text(pos, i)} is on no convoy route from {board.names[origin]} "
+            f"to {board.names[dest]}"
+        )
+    return Legal(CONVOY, i, dest, target=j)

@@ -1,0 +1,388 @@
+"""A movement phase, from written orders to the new board, with a reason for every order.
+
+The stages, in order:
+1. legality (``legality.judge``): illegal orders become holds with a reason (DATC 4.E.1);
+   a unit with two different legal orders holds, both orders void (4.D.3, choice c);
+2. convoy intent: an army with a land route goes by convoy only if ordered ``via convoy``
+   or convoyed by a fleet of its own power (4.A.3); the 2000 rules fall back to the land
+   route when no complete chain of convoy orders exists;
+3. matching: a support or convoy that does not match its unit's order is void;
+4. the resolver (Kruijswijk's algorithm with the Szykman rule);
+5. the new board: moves, dislodgements, retreat options, provinces left empty by a standoff.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, fields, replace
+
+from gm_daemon.games.highlander.diplomacy.board import ARMY, Board
+from gm_daemon.games.highlander.diplomacy.convoys import route_exists
+from gm_daemon.games.highlander.diplomacy.legality import Illegal, Legal, Situation, judge
+from gm_daemon.games.highlander.diplomacy.orders import (
+    Order,
+    Unit,
+    UnitRef,
+    order_text,
+    unit_text,
+)
+from gm_daemon.games.highlander.diplomacy.resolver import CONVOY, HOLD, MOVE, SUPPORT, Resolver
+from gm_daemon.games.highlander.diplomacy.rules import Rules
+
+SUCCEEDS = "succeeds"
+FAILS = "fails"
+INVALID = "invalid"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The result of one order. ``index`` is its place in the input; None marks the hold of a
+    unit that was given no order."""
+
+    index: int | None
+    power: str
+    order: str  # normalised text
+    result: str  # SUCCEEDS, FAILS or INVALID
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Dislodgement:
+    unit: Unit
+    attacker_from: int  # province the dislodging unit came from
+    by_convoy: bool  # then the unit may retreat there (DATC 4.A.5)
+    retreats: tuple[int, ...]  # locations it may retreat to
+
+
+@dataclass(frozen=True, slots=True)
+class MovementResult:
+    outcomes: tuple[Outcome, ...]
+    units: tuple[Unit, ...]  # after the phase, dislodged units excluded
+    dislodged: tuple[Dislodgement, ...]
+    contested: frozenset[int]  # provinces left empty by a standoff
+
+
+def adjudicate_movement(
+    board: Board,
+    units: Sequence[Unit],
+    orders: Sequence[tuple[str, Order]],
+    rules: Rules = Rules(),
+) -> MovementResult:
+    """Adjudicate one movement phase. ``orders`` are (power, order) in the order given."""
+    phase = _Phase(board, units, orders, rules)
+    return phase.run()
+
+
+class _Phase:
+    def __init__(
+        self,
+        board: Board,
+        units: Sequence[Unit],
+        orders: Sequence[tuple[str, Order]],
+        rules: Rules,
+    ):
+        self.board = board
+        self.units = units
+        self.orders = orders
+        self.rules = rules
+        self.pos = Situation(board, units, rules.convoy_fallback)
+        n = len(units)
+        self.chosen: list[Legal | None] = [None] * n
+        self.source: list[int | None] = [None] * n
+        self.addressed = [False] * n
+        self.early: dict[int, Outcome] = {}
+
+    def run(self) -> MovementResult:
+        self._judge_orders()
+        convoyed = self._convoy_intent()
+        otype, dest, supported, void = self._match(convoyed)
+        powers: dict[str, int] = {}
+        power_ids = [powers.setdefault(u.power, len(powers)) for u in self.units]
+        prov = [self.board.province_of[u.loc] for u in self.units]
+        r = Resolver(
+            prov, power_ids, otype, dest, supported, convoyed, self.board.n_provinces,
+            self.board.sea_adj,
+        )  # fmt: skip
+        r.run()
+        return self._result(r, void)
+
+    # --- 1. legality ------------------------------------------------------------------
+    def _judge_orders(self) -> None:
+        given: dict[int, list[tuple[int, Legal]]] = {}
+        for k, (power, order) in enumerate(self.orders):
+            self._mark_addressed(power, order)
+            verdict = judge(self.pos, power, order)
+            if isinstance(verdict, Illegal):
+                text = order_text(self.board, _with_kinds(self.pos, order))
+                self.early[k] = Outcome(k, power, text, INVALID, verdict.reason)
+            else:
+                given.setdefault(verdict.unit, []).append((k, verdict))
+        for u, legal in given.items():
+            if len({v for _, v in legal}) > 1:
+                for k, v in legal:
+                    reason = f"{unit_text(self.board, self.units[u])} has conflicting orders"
+                    self.early[k] = Outcome(k, self.units[u].power, self._text(v), INVALID, reason)
+                continue
+            self.chosen[u] = legal[0][1]
+            self.source[u] = legal[0][0]
+            for k, v in legal[1:]:
+                self.early[k] = Outcome(
+                    k, self.units[u].power, self._text(v), INVALID, "repeats an earlier order"
+                )
+
+    def _mark_addressed(self, power: str, order: Order) -> None:
+        ref = getattr(order, "unit", None)
+        if isinstance(ref, UnitRef):
+            i = self.pos.at[ref.place.province]
+            if i >= 0 and self.units[i].power == power:
+                self.addressed[i] = True
+
+    # --- 2. convoy intent ---------------------------------------------------------------
+    def _convoy_intent(self) -> list[bool]:
+        convoyed = [False] * len(self.units)
+        for u, legal in enumerate(self.chosen):
+            if legal is None or legal.otype != MOVE or self.units[u].kind != ARMY:
+                continue
+            if not legal.land:
+                convoyed[u] = True
+                continue
+            intent = legal.via or any(
+                c is not None
+                and c.otype == CONVOY
+                and c.target == u
+                and c.dest == legal.dest
+                and self.units[c.unit].power == self.units[u].power
+                for c in self.chosen
+            )
+            if intent and self.rules.convoy_fallback:
+                intent = self._convoy_chain_ordered(u, legal.dest)
+            convoyed[u] = intent
+        return convoyed
+
+    def _convoy_chain_ordered(self, u: int, dest: int) -> bool:
+        seas = {
+            self.pos.province(c.unit)
+            for c in self.chosen
+            if c is not None and c.otype == CONVOY and c.target == u and c.dest == dest
+        }
+        return route_exists(self.board, self.pos.province(u), dest, seas)
+
+    # --- 3. matching --------------------------------------------------------------------
+    def _match(self, convoyed: list[bool]) -> tuple[list[int], list[int], list[int], dict]:
+        n = len(self.units)
+        otype = [HOLD] * n
+        dest = [-1] * n
+        supported = [-1] * n
+        void: dict[int, str] = {}
+        for u, legal in enumerate(self.chosen):
+            if legal is None:
+                continue
+            t = legal.otype
+            if t == MOVE:
+                otype[u] = MOVE
+                dest[u] = legal.dest
+                continue
+            if t == HOLD:
+                continue
+            other = self.chosen[legal.target]
+            moving = other is not None and other.otype == MOVE
+            target_text = unit_text(self.board, self.units[legal.target])
+            if t == SUPPORT and legal.dest == self.pos.province(legal.target):
+                ok = not moving
+                why = f"{target_text} does not hold"
+            elif t == SUPPORT:
+                ok = (
+                    moving
+                    and other.dest == legal.dest
+                    and (legal.coast < 0 or other.dest_loc == legal.coast)
+                )
+                where = self.board.names[legal.coast if legal.coast >= 0 else legal.dest]
+                why = f"{target_text} does not move to {where}"
+            else:
+                ok = moving and other.dest == legal.dest and convoyed[legal.target]
+                why = f"{target_text} does not move to {self.board.names[legal.dest]} by convoy"
+            if ok:
+                otype[u] = t
+                dest[u] = legal.dest
+                supported[u] = legal.target
+            else:
+                void[u] = why
+        return otype, dest, supported, void
+
+    # --- 5. the new board ---------------------------------------------------------------
+    def _result(self, r: Resolver, void: dict[int, str]) -> MovementResult:
+        board = self.board
+        n = len(self.units)
+        moved = [r.otype[u] == MOVE and r.result[u] for u in range(n)]
+        dislodger = [-1] * n
+        for u in range(n):
+            if not moved[u]:
+                for k in r.attackers[r.prov[u]]:
+                    if moved[k]:
+                        dislodger[u] = k
+        after: list[Unit] = []
+        for u, unit in enumerate(self.units):
+            if dislodger[u] >= 0:
+                continue
+            legal = self.chosen[u]
+            if moved[u] and legal is not None:
+                after.append(Unit(unit.power, unit.kind, legal.dest_loc))
+            else:
+                after.append(unit)
+        occupied = {board.province_of[u.loc] for u in after}
+        contested = frozenset(
+            p
+            for p in range(board.n_provinces)
+            if p not in occupied
+            and any(not moved[k] and r.prevent_strength(k) > 0 for k in r.attackers[p])
+        )
+        dislodged = tuple(
+            self._dislodgement(u, dislodger[u], r, occupied, contested)
+            for u in range(n)
+            if dislodger[u] >= 0
+        )
+        outcomes = self._outcomes(r, void, moved, dislodger)
+        return MovementResult(tuple(outcomes), tuple(after), dislodged, contested)
+
+    def _dislodgement(
+        self, u: int, k: int, r: Resolver, occupied: set[int], contested: frozenset[int]
+    ) -> Dislodgement:
+        board = self.board
+        unit = self.units[u]
+        origin = r.prov[k]
+        by_convoy = bool(r.convoyed[k])
+        barred = occupied | contested
+        if not by_convoy:
+            barred = barred | {origin}
+        if unit.kind == ARMY:
+            options = [q for q in board.army_adj[r.prov[u]] if q not in barred]
+        else:
+            options = [x for x in board.fleet_adj[unit.loc] if board.province_of[x] not in barred]
+        options.sort(key=lambda x: board.names[x])
+        return Dislodgement(unit, origin, by_convoy, tuple(options))
+
+    # --- outcomes and reasons -----------------------------------------------------------
+    def _outcomes(
+        self, r: Resolver, void: dict[int, str], moved: list[bool], dislodger: list[int]
+    ) -> list[Outcome]:
+        result: dict[int, Outcome] = dict(self.early)
+        implied: list[Outcome] = []
+        for u, unit in enumerate(self.units):
+            legal = self.chosen[u]
+            k = self.source[u]
+            if legal is None:
+                if not self.addressed[u]:
+                    why = ["no order"] + self._dislodged_by(u, dislodger)
+                    ok = FAILS if dislodger[u] >= 0 else SUCCEEDS
+                    implied.append(
+                        Outcome(None, unit.power, self._hold_text(u), ok, "; ".join(why))
+                    )
+                continue
+            ok, reasons = self._judged(u, legal, r, void, moved)
+            reasons += self._dislodged_by(u, dislodger)
+            if dislodger[u] >= 0:
+                ok = False
+            assert k is not None
+            result[k] = Outcome(
+                k, unit.power, self._text(legal), SUCCEEDS if ok else FAILS, "; ".join(reasons)
+            )
+        return [result[k] for k in sorted(result)] + implied
+
+    def _judged(
+        self, u: int, legal: Legal, r: Resolver, void: dict[int, str], moved: list[bool]
+    ) -> tuple[bool, list[str]]:
+        if u in void:
+            return False, [void[u]]
+        t = r.otype[u]
+        if t == MOVE:
+            return (True, []) if moved[u] else (False, self._why_bounced(u, r))
+        if t == SUPPORT:
+            if r.result[u]:
+                return True, []
+            return False, self._why_cut(u, r)
+        if t == CONVOY:
+            if r.result[u]:
+                return True, []
+            if r.paradox[u]:
+                return False, ["convoy paradox: the fleet holds (Szykman rule)"]
+            return False, []
+        return True, []
+
+    def _why_bounced(self, u: int, r: Resolver) -> list[str]:
+        name = self._name
+        if not r.path(u):
+            fleets = r.convoyers[u]
+            if not fleets:
+                return ["no convoy path"]
+            if any(r.paradox[f] for f in fleets):
+                return ["no convoy path: convoy paradox (Szykman rule)"]
+            return ["no convoy path: convoy disrupted"]
+        reasons: list[str] = []
+        attack = r.attack_strength(u)
+        d = r.dest[u]
+        j = r.at[d]
+        opp = r.opponent[u]
+        if opp >= 0:
+            defend = r.defend_strength(opp)
+            if attack == 0:
+                reasons.append(f"may not dislodge own {name(opp)}")
+            elif attack <= defend:
+                verb = "bounced with" if attack == defend else "beaten by"
+                reasons.append(f"{verb} {name(opp)} (head-to-head)")
+        elif j >= 0 and attack <= r.hold_strength(d):
+            if attack == 0:
+                reasons.append(f"may not dislodge own {name(j)}")
+            else:
+                reasons.append(f"bounced off {name(j)}")
+        for k in r.attackers[d]:
+            if k != u and attack <= r.prevent_strength(k):
+                reasons.append(f"bounced with {name(k)}")
+        return reasons or ["failed"]
+
+    def _why_cut(self, u: int, r: Resolver) -> list[str]:
+        cutters = [
+            k
+            for k in r.attackers[r.prov[u]]
+            if r.power[k] != r.power[u] and r.prov[k] != r.dest[u] and r.path(k)
+        ]
+        return [f"cut by {self._name(k)}" for k in cutters]
+
+    def _dislodged_by(self, u: int, dislodger: list[int]) -> list[str]:
+        k = dislodger[u]
+        return [f"dislodged by {self._name(k)}"] if k >= 0 else []
+
+    # --- text ---------------------------------------------------------------------------
+    def _name(self, u: int) -> str:
+        return unit_text(self.board, self.units[u])
+
+    def _hold_text(self, u: int) -> str:
+        return f"{self._name(u)} H"
+
+    def _text(self, legal: Legal) -> str:
+        """The normalised order: actual unit types, the coast a fleet will take."""
+        board = self.board
+        me = self._name(legal.unit)
+        if legal.otype == HOLD:
+            return f"{me} H"
+        if legal.otype == MOVE:
+            via = " VIA" if legal.via else ""
+            return f"{me} - {board.names[legal.dest_loc]}{via}"
+        other = self._name(legal.target)
+        if legal.otype == SUPPORT:
+            if legal.dest == self.pos.province(legal.target):
+                return f"{me} S {other}"
+            where = board.names[legal.coast if legal.coast >= 0 else legal.dest]
+            return f"{me} S {other} - {where}"
+        return f"{me} C {other} - {board.names[legal.dest]}"
+
+
+def _with_kinds(pos: Situation, order: Order) -> Order:
+    """The written order with unit types taken from the board where a unit stands."""
+    changes = {}
+    for f in fields(order):
+        value = getattr(order, f.name)
+        if isinstance(value, UnitRef):
+            i = pos.at[value.place.province]
+            if i >= 0:
+                changes[f.name] = UnitRef(pos.units[i].kind, value.place)
+    return replace(order, **changes) if changes else order
