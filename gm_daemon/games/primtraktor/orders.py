@@ -45,7 +45,7 @@ class ReadLine:
     legs: list[Leg] = field(default_factory=list)
 
 
-class _ToLegs(Transformer[Token, ReadLine]):
+class _ToLegs(Transformer[Token, tuple[list[str], list[Leg]]]):
     """Parse tree -> the engine's own ``Leg`` objects (nothing downstream sees a tree)."""
 
     def north(self, _: list[Token]) -> Direction:
