@@ -161,6 +161,11 @@ class ImapInbox:
         self._end_idle(session)
         with contextlib.suppress(*_TRANSIENT):
             await self._call(session, session.client.logout(), timeout=min(2.0, self._timeout))
+        transport = session.client.protocol.transport
+        if transport is not None:
+            transport.close()  # a TLS close needs a few loop turns for its close_notify
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(session.lost), 1.0)
         _abort(session.client)
 
     # --- connecting --------------------------------------------------------------------
@@ -505,7 +510,7 @@ def _abort(client: IMAP4) -> None:
         pending.cancel()
     transport = client.protocol.transport
     if transport is not None:
-        transport.close()
+        transport.abort()  # also closes the socket under a TLS layer at once
 
 
 def _is_loopback(host: str) -> bool:

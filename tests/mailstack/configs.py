@@ -38,6 +38,7 @@ disable_plaintext_auth = no
 auth_mechanisms = plain login
 auth_username_format = %Lu
 auth_verbose = yes
+auth_failure_delay = 0
 first_valid_uid = {uid}
 mail_location = maildir:{root}/mail/%d/%n
 mail_fsync = never
@@ -69,6 +70,13 @@ service lmtp {{
     mode = 0660
     user = postfix
     group = postfix
+  }}
+}}
+# No growing delays after failed logins: tests log in wrongly on purpose, and the penalty
+# would slow down every later login from 127.0.0.1.
+service anvil {{
+  unix_listener anvil-auth-penalty {{
+    mode = 0
   }}
 }}
 service auth {{
