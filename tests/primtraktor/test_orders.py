@@ -132,3 +132,16 @@ def test_unknown_name_before_a_colon_is_not_understood(state):
 def test_a_name_alone_is_no_order(state):
     (problem,) = rejected(state, "bert", "Bert Bremser:")
     assert problem.line == 1 and problem.kind == ProblemKind.SYNTAX
+
+
+def test_e1_is_acknowledged_with_speeds_2_3_5_5_7(state):
+    orders = read(state, "ralf", "Ralf Raser: Nord+, Nord+, Ost+, Ost =, Nord+")
+    described = GAME.describe_orders(state, "ralf", orders, "de")
+    assert described == (
+        "Nord+ (2) → (30,28), Nord+ (3) → (30,25), Ost+ (5) → (35,25), "
+        "Ost= (5) → (40,25), Nord+ (7) → (40,18)"
+    )
+
+
+def test_e2_a_single_leg_is_a_whole_order(state):
+    assert legs(read(state, "kurt", "O+")) == "E+"
