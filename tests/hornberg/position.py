@@ -13,6 +13,7 @@ A position (a TOML table in ``scenarios/*.toml``) names only what matters::
     collected = { Anna = "ro5 B6 B6 B3" }    # K&Q collected piles
     hands = { Bert = "H7 B0" }
     out = ["Carla"]                          # D&D: out this round
+    nmr_streak = { Carla = 2 }               # turns missed in a row so far
     pile = "ro1 ro2"                         # top last; if given, unplaced cards leave the game
     fill_hands = true                        # seats without a hand get hand_size cards
 
@@ -85,6 +86,7 @@ def build(spec: dict[str, Any]) -> State:
         pile=[],
         table=table,
         out=[seat_id(n) for n in spec.get("out", [])],
+        nmr_streak={seat_id(n): k for n, k in spec.get("nmr_streak", {}).items()},
         totals={s: spec.get("totals", {}).get(n.name, 0) for s, n in zip(ids, seats, strict=True)},
     )
     state.hands.update(_by_seat(spec.get("hands", {})))

@@ -32,6 +32,13 @@ def near_text(near: Sequence[str] | None, lang: str) -> str:
     return f"{direction(near[0], lang)} {pick(lang, 'von', 'of')} {near[1]}"
 
 
+def line_word(kind: str, lang: str) -> str:
+    """ "zeile" → "Zeile" / "row", "spalte" → "Spalte" / "column"."""
+    if kind == "zeile":
+        return pick(lang, "Zeile", "row")
+    return pick(lang, "Spalte", "column")
+
+
 def hand_text(state: State, seat: str, lang: str) -> str:
     hand = cards.sorted_hand(state.hands.get(seat, []), state.options.colours)
     return pick(lang, "Deine Hand", "Your hand") + f" ({len(hand)}): " + (" ".join(hand) or "–")
@@ -70,11 +77,7 @@ def _duke_text(state: State, move: Move, value: int, lang: str) -> str:
         )
         return f"{word} {value} {verb} {pick(lang, 'Reihe', 'row')} {ROW_NAMES[move.row]}"
     text = f"{word} {value} {pick(lang, 'auf', 'on')} {move.on}"
-    if move.line == "zeile":
-        text += " " + pick(lang, "Zeile", "row")
-    elif move.line == "spalte":
-        text += " " + pick(lang, "Spalte", "column")
-    return text
+    return text + (" " + line_word(move.line, lang) if move.line else "")
 
 
 def orders_text(state: State, orders: Orders, lang: str) -> str:

@@ -14,7 +14,7 @@ from lark import Lark
 from lark.exceptions import UnexpectedEOF, UnexpectedInput
 
 from gm_daemon.games.hornberg import rules
-from gm_daemon.games.hornberg.describe import legal_text
+from gm_daemon.games.hornberg.describe import legal_text, line_word
 from gm_daemon.games.hornberg.interpret import to_move
 from gm_daemon.games.hornberg.model import State
 from gm_daemon.games.hornberg.play import Move, Orders, Refusal
@@ -253,7 +253,10 @@ class Reader:
         else:
             kind = ProblemKind.ILLEGAL
         hint = self.forms_hint() if kind == ProblemKind.SYNTAX else self.legal_hint()
-        self.problem(line, kind, key, hint, **refusal.params)
+        params = dict(refusal.params)
+        if "line" in params:
+            params["line"] = line_word(params["line"], self.lang)
+        self.problem(line, kind, key, hint, **params)
 
 
 def read_orders(lines: Sequence[Line], state: State, seat: str, lang: str) -> Accepted[Orders]:
