@@ -24,11 +24,14 @@ from gm_daemon.texts import Text, phrase, problems_text, render, warnings_text
 
 log = logging.getLogger(__name__)
 
-# "Code: X" and "Runde: 5" may drop the colon ("Code X", "Runde 5"); "Spiel:" needs it, so a
-# sentence starting with "Game" is not taken for a game id.
+# Header lines the daemon reads itself. "Code" and the round markers may drop the colon
+# ("Code X", "Runde 5"), but a round marker must carry a number, so an order line such as
+# "Zug: Nord+" or "Zugabgabe: ..." still reaches the game; "Spiel:" needs its colon.
 _HEADER = re.compile(
-    r"^\s*(?:(?P<key>spiel|game)\s*[:=]|(?P<loose>code|runde|round|zug|turn|phase)\s*[:=]?)"
-    r"\s*(?P<value>\S.*?)\s*$",
+    r"^\s*(?:(?P<game>spiel|game)\s*[:=]\s*(?P<game_id>\S+)"
+    r"|code\b\s*[:=]?\s*(?P<code>\S+)"
+    r"|(?P<marker>runde|round|zug|turn|phase)\b\s*[:=]?\s*(?P<number>\d+)\b.*"
+    r")\s*$",
     re.IGNORECASE,
 )
 _DONE_WORDS = {"fertig", "done"}
@@ -60,15 +63,13 @@ def read_envelope(lines: Sequence[Line]) -> Envelope:
     for line in lines:
         match = _HEADER.match(line.text)
         if match:
-            key, value = fold(match["key"] or match["loose"]), match["value"]
-            if key == "code":
-                envelope.code = value.split()[0]
-            elif key in ("spiel", "game"):
-                envelope.game = value.split()[0].strip("[]")
+            if match["code"]:
+                envelope.code = match["code"]
+            elif match["game_id"]:
+                envelope.game = match["game_id"].strip("[]")
             else:
                 envelope.phase_text = line.text.strip()
-                number = re.fullmatch(r"\d+", value)
-                envelope.phase = int(number.group()) if number else -1
+                envelope.phase = int(match["number"])
             continue
         word = fold(line.text.strip().rstrip(".!"))
         if word in _DONE_WORDS:

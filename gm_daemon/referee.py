@@ -156,7 +156,7 @@ class Referee:
             "welcome",
             game_id=loaded.row.id,
             title=loaded.title,
-            game_kind=loaded.engine.title.get(loaded.lang, loaded.row.kind),
+            game_name=_game_name(loaded),
             name=player.name,
             code=player.code,
             email=player.email,
@@ -470,6 +470,12 @@ class Referee:
                 f"{who!r} names {len(matches)} players of {game_id}; players: {names}"
             )
         return next(p for p in players if p.seat == matches[0].id)
+
+
+def _game_name(loaded: Loaded) -> str:
+    """ "Club round" (High Noon), or just "High Noon" when the game has no title of its own."""
+    kind = loaded.engine.title.get(loaded.lang, loaded.row.kind)
+    return f'"{loaded.title}"' + (f" ({kind})" if loaded.title != kind else "")
 
 
 def _with_private(report: Report, seat: str) -> str:

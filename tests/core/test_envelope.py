@@ -32,10 +32,15 @@ def test_command_only_as_first_word():
     assert len(envelope.lines) == 2
 
 
-def test_a_bad_round_number_is_kept_as_stale():
-    envelope = read_envelope(lines("Runde: fünf"))
-    assert envelope.phase == -1
-    assert envelope.phase_text == "Runde: fünf"
+def test_round_words_without_a_number_reach_the_game():
+    envelope = read_envelope(lines("Runde: fünf", "Zug: Nord+, Ost+", "Zugabgabe: O+"))
+    assert envelope.phase is None
+    assert len(envelope.lines) == 3
+
+
+def test_round_number_with_a_comment():
+    envelope = read_envelope(lines("Runde: 5 (Frühjahr)"))
+    assert envelope.phase == 5 and envelope.phase_text == "Runde: 5 (Frühjahr)"
 
 
 def test_code_and_round_without_colon():
