@@ -27,32 +27,15 @@ from gm_daemon.games.highlander.diplomacy.orders import (
     unit_text,
 )
 from gm_daemon.games.highlander.diplomacy.resolver import CONVOY, HOLD, MOVE, SUPPORT, Resolver
+from gm_daemon.games.highlander.diplomacy.results import (
+    FAILS,
+    INVALID,
+    SUCCEEDS,
+    Dislodgement,
+    Outcome,
+)
+from gm_daemon.games.highlander.diplomacy.retreats import retreat_options
 from gm_daemon.games.highlander.diplomacy.rules import Rules
-
-SUCCEEDS = "succeeds"
-FAILS = "fails"
-INVALID = "invalid"
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """The result of one order. ``index`` is its place in the input; None marks the hold of a
-    unit that was given no order."""
-
-    index: int | None
-    power: str
-    order: str  # normalised text
-    result: str  # SUCCEEDS, FAILS or INVALID
-    reason: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class Dislodgement:
-    unit: Unit
-    attacker_from: int  # province the dislodging unit came from
-    by_convoy: bool  # then the unit may retreat there (DATC 4.A.5)
-    retreats: tuple[int, ...]  # locations it may retreat to
-
 
 @dataclass(frozen=True, slots=True)
 class MovementResult:
@@ -247,19 +230,10 @@ class _Phase:
     def _dislodgement(
         self, u: int, k: int, r: Resolver, occupied: set[int], contested: frozenset[int]
     ) -> Dislodgement:
-        board = self.board
         unit = self.units[u]
-        origin = r.prov[k]
         by_convoy = bool(r.convoyed[k])
-        barred = occupied | contested
-        if not by_convoy:
-            barred = barred | {origin}
-        if unit.kind == ARMY:
-            options = [q for q in board.army_adj[r.prov[u]] if q not in barred]
-        else:
-            options = [x for x in board.fleet_adj[unit.loc] if board.province_of[x] not in barred]
-        options.sort(key=lambda x: board.names[x])
-        return Dislodgement(unit, origin, by_convoy, tuple(options))
+        options = retreat_options(self.board, unit, r.prov[k], by_convoy, occupied, contested)
+        return Dislodgement(unit, r.prov[k], by_convoy, options)
 
     # --- outcomes and reasons -----------------------------------------------------------
     def _outcomes(

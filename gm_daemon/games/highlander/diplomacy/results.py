@@ -1,0 +1,31 @@
+"""What every phase returns: one outcome per order, and the dislodged units."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gm_daemon.games.highlander.diplomacy.orders import Unit
+
+SUCCEEDS = "succeeds"
+FAILS = "fails"
+INVALID = "invalid"  # illegal or unreadable: ignored, the unit holds (or is disbanded)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The result of one order. ``index`` is its place in the input; None marks an order the
+    engine supplied (the hold of an unordered unit, a civil-disorder removal)."""
+
+    index: int | None
+    power: str
+    order: str  # normalised text
+    result: str  # SUCCEEDS, FAILS or INVALID
+    reason: str = ""  # printable in a result mail: "bounced with F MAO", "cut by A TYR"
+
+
+@dataclass(frozen=True, slots=True)
+class Dislodgement:
+    unit: Unit
+    attacker_from: int  # province the dislodging unit came from
+    by_convoy: bool  # then the unit may retreat there (DATC 4.A.5)
+    retreats: tuple[int, ...]  # locations it may retreat to
