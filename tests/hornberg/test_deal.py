@@ -127,7 +127,9 @@ def test_start_player_without_a_cannon_gets_a_redeal() -> None:
 
 def test_next_player_with_a_cannon_may_open_instead() -> None:
     """HB-4, option no_cannon_start = "next": the next player holding a cannon begins."""
-    state = new_game(options(no_cannon_start="next"), SEATS[:2], ScriptedShuffle(bad=1, second_has_one=True))
+    state = new_game(
+        options(no_cannon_start="next"), SEATS[:2], ScriptedShuffle(bad=1, second_has_one=True)
+    )
     assert state.redeals == 0
     assert state.start_player != state.left_of(state.dealer)
 

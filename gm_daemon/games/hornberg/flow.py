@@ -59,7 +59,7 @@ def _where(state: State, move: Move) -> Event:
     if kind == "cannon":
         xy = kq.target_cell(state.table, move)
         if isinstance(xy, tuple):
-            return {"label": win.label(xy), "near": _neighbour(state, xy)}
+            return {"label": win.label(xy), "near": neighbour(state, xy)}
         return {}
     if kind == "duke" and move.on is not None and kq.lines_through(state.table, move.on):
         line = kq.chosen_line(state.table, move)
@@ -68,7 +68,7 @@ def _where(state: State, move: Move) -> Event:
     return {}
 
 
-def _neighbour(state: State, xy: tuple[int, int]) -> list[str] | None:
+def neighbour(state: State, xy: tuple[int, int]) -> list[str] | None:
     """The first card next to the cell, as (direction from it, cannon): "W von ro3"."""
     occupied = kq.grid(state.table)
     for direction in ("W", "O", "N", "S", "NW", "NO", "SW", "SO"):

@@ -50,10 +50,11 @@ def cell_refusal(table: Table, xy: XY) -> Refusal | None:
     x, y = xy
     if not any((x + dx, y + dy) in occupied for dx, dy in STEP.values()):
         return Refusal("not_adjacent")
-    x0, y0, x1, y1 = bbox([*occupied, xy])  # type: ignore[misc]
-    if x1 - x0 + 1 > WIDTH:
+    box = bbox(list(occupied))
+    assert box is not None
+    if max(box[2], x) - min(box[0], x) + 1 > WIDTH:
         return Refusal("too_wide")
-    if y1 - y0 + 1 > HEIGHT:
+    if max(box[3], y) - min(box[1], y) + 1 > HEIGHT:
         return Refusal("too_high")
     return None
 
@@ -64,10 +65,14 @@ def legal_cells(table: Table) -> list[XY]:
     occupied = grid(table)
     if not occupied:
         return [(0, 0)]
-    candidates = {
-        (x + dx, y + dy) for x, y in occupied for dx, dy in STEP.values()
-    } - occupied.keys()
-    return sorted((xy for xy in candidates if cell_refusal(table, xy) is None), key=reading_order)
+    x0, y0, x1, y1 = bbox(list(occupied))  # type: ignore[misc]
+    neighbours = {(x + dx, y + dy) for x, y in occupied for dx, dy in STEP.values()}
+    inside = (
+        (x, y)
+        for x, y in neighbours - occupied.keys()
+        if max(x1, x) - min(x0, x) < WIDTH and max(y1, y) - min(y0, y) < HEIGHT
+    )
+    return sorted(inside, key=reading_order)
 
 
 def target_cell(table: Table, move: Move) -> XY | Refusal:
