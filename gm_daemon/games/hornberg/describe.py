@@ -15,7 +15,7 @@ from gm_daemon.games.hornberg.model import State
 from gm_daemon.games.hornberg.nmr import autoplay
 from gm_daemon.games.hornberg.play import Move, Orders
 from gm_daemon.games.hornberg.tables import line_name
-from gm_daemon.games.hornberg.texts import pick
+from gm_daemon.games.hornberg.texts import pick, wrap
 from gm_daemon.games.hornberg.window import window
 
 _EN_DIRECTIONS = {"NO": "NE", "O": "E", "SO": "SE"}
@@ -109,7 +109,7 @@ def legal_text(state: State, seat: str, lang: str) -> str:
     example = autoplay(state, seat)
     if example is not None:
         lines.append(pick(lang, "  Beispiel: ", "  Example: ") + move_text(state, example, lang))
-    return "\n".join(lines)
+    return "\n".join(wrap(line) for line in lines)
 
 
 def _cards_of(state: State, moves: list[Move], kind: str) -> list[str]:

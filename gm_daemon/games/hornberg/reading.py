@@ -115,7 +115,8 @@ class Reader:
     def legal_hint(self) -> str:
         if not self.on_turn:
             return say(self.lang, "hint_plan_forms")
-        return say(self.lang, "hint_legal", summary=legal_text(self.state, self.seat, self.lang))
+        summary = legal_text(self.state, self.seat, self.lang)
+        return say(self.lang, "still_on_turn") + " " + say(self.lang, "hint_legal", summary=summary)
 
     def problem(
         self, line: Line | None, kind: ProblemKind, key: str, hint: str = "", /, **v: object

@@ -17,7 +17,7 @@ from gm_daemon.games.hornberg.describe import direction, hand_text, legal_text, 
 from gm_daemon.games.hornberg.model import RoundResult, ScoreItem, State
 from gm_daemon.games.hornberg.play import Move
 from gm_daemon.games.hornberg.tables import table_text
-from gm_daemon.games.hornberg.texts import pick
+from gm_daemon.games.hornberg.texts import pick, wrap
 
 Event = dict[str, Any]
 
@@ -41,7 +41,7 @@ def _event_lines(before: State, after: State, event: Event, lang: str) -> list[s
     kind = event["type"]
     name = after.name(event.get("seat", ""))
     if kind == "play":
-        return [played_text(after, event, lang)]
+        return [wrap(played_text(after, event, lang))]
     if kind == "skipped":
         turn = pick(lang, "Zug", "Turn")
         return [
@@ -58,7 +58,8 @@ def _event_lines(before: State, after: State, event: Event, lang: str) -> list[s
             )
         ]
     if kind == "round_end":
-        return ["", scoring_text(after, after.history[event["round"] - 1], lang)]
+        result = next(r for r in after.history if r.round == event["round"])
+        return ["", scoring_text(after, result, lang)]
     if kind == "deal":
         return ["", deal_text(after, lang)]
     if kind == "game_end":
@@ -141,13 +142,20 @@ def scoring_text(state: State, result: RoundResult, lang: str) -> str:
     for score in result.scores:
         lines.append(f"  {state.name(score.seat)}")
         for item in score.items:
-            lines.append(
-                f"    {_item_label(item, lang):<22}{item.points:>+5}   " + " ".join(item.cards)
-            )
-        lines.append(f"    {pick(lang, 'Runde', 'round'):<22}{score.total:>+5}")
+            label = f"    {_item_label(item, lang):<20}{item.points:>+5}   "
+            lines.append(wrap(label + " ".join(item.cards), len(label)))
+        lines.append(f"    {pick(lang, 'Runde', 'round'):<20}{score.total:>+5}")
+    if any(item.doubled for score in result.scores for item in score.items):
+        lines.append(_DOUBLED[lang == "en"])
     totals = " · ".join(f"{state.name(s)} {t}" for s, t in result.totals.items())
     lines.append(pick(lang, "Gesamtstand: ", "Totals: ") + totals)
     return "\n".join(lines)
+
+
+_DOUBLED = (
+    "  ×2: Kreuzer & Quer, die 1er-Kanone der Farbe liegt noch.",
+    "  ×2: Kreuzer & Quer, the colour's 1-cannon is still on the table.",
+)
 
 
 def _reason(state: State, result: RoundResult, lang: str) -> str:
@@ -168,10 +176,9 @@ def _item_label(item: ScoreItem, lang: str) -> str:
         "incomplete": pick(lang, f"{colour} unvollständig", f"{colour} incomplete"),
         "collected": pick(lang, "gesammelt", "collected"),
         "dukes": pick(lang, "Herzöge", "dukes"),
-        "table": pick(lang, f"{colour} liegt noch", f"{colour} left on table"),
+        "table": pick(lang, f"{colour} liegt noch", f"{colour} on table"),
     }
-    label = labels[item.what]
-    return label + (pick(lang, " ×2 (1er liegt)", " ×2 (its 1 lies)") if item.doubled else "")
+    return labels[item.what] + (" ×2" if item.doubled else "")
 
 
 def final_text(state: State, lang: str) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from gm_daemon.games.hornberg import cards, kq
 from gm_daemon.games.hornberg.dd import ROW_NAMES, stack_text
 from gm_daemon.games.hornberg.model import Row, State
-from gm_daemon.games.hornberg.texts import pick
+from gm_daemon.games.hornberg.texts import pick, wrap
 from gm_daemon.games.hornberg.window import Window, window
 
 CELL_WIDTH = 5
@@ -166,4 +166,4 @@ def _kq_lines(state: State, lang: str) -> list[str]:
     lines = [pick(lang, "  Beendbar: ", "  Finishable: ") + (", ".join(finishable) or "–")]
     if blocked:
         lines.append(pick(lang, "  Blockiert: ", "  Blocked: ") + ", ".join(blocked))
-    return lines
+    return [wrap(line) for line in lines]

@@ -5,7 +5,10 @@
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
+
+LINE_WIDTH = 78
 
 _TEXTS: dict[str, tuple[str, str]] = {
     # --- why a play is not allowed (Refusal keys) ------------------------------------
@@ -179,6 +182,7 @@ _TEXTS: dict[str, tuple[str, str]] = {
         "Du bist nicht am Zug (am Zug: {name}).",
         "It is not your turn ({name} is to move).",
     ),
+    "still_on_turn": ("Du bist weiterhin am Zug.", "It is still your turn."),
     "hint_legal": ("Möglich wären:\n{summary}", "You could play:\n{summary}"),
     "hint_forms_dd": (
         "Beispiele: 'Kanone ge3 an Reihe III', 'Bier 6 auf ro4', 'Herzog 2 verlängert Reihe "
@@ -206,3 +210,14 @@ def say(lang: str, key: str, **values: Any) -> str:
 def pick(lang: str, de: str, en: str) -> str:
     """For the short words of tables and reports, kept next to where they are used."""
     return en if lang == "en" else de
+
+
+def wrap(text: str, indent: int = 4) -> str:
+    """Long lists (cells, cannons, lines) folded to the mail's width, continued indented."""
+    return textwrap.fill(
+        text,
+        width=LINE_WIDTH,
+        subsequent_indent=" " * indent,
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
