@@ -28,7 +28,7 @@ from gm_daemon.games.highlander.diplomacy.orders import (
     unit_text,
 )
 from gm_daemon.games.highlander.diplomacy.results import FAILS, INVALID, SUCCEEDS, Outcome
-from gm_daemon.games.highlander.diplomacy.rules import Rules
+from gm_daemon.games.highlander.diplomacy.rules import STANDARD, Rules
 from gm_daemon.games.protocol import ProblemKind
 
 _FAR = 1 << 20  # the distance of a unit that cannot reach any target centre
@@ -46,7 +46,7 @@ def adjudicate_adjustments(
     centers: Mapping[str, Collection[int]],
     homes: Mapping[str, Collection[int]],
     orders: Sequence[tuple[str, Order]],
-    rules: Rules = Rules(),
+    rules: Rules = STANDARD,
 ) -> AdjustmentResult:
     """Builds and removals for every power; ``centers`` are the centres each one owns now."""
     powers = list(dict.fromkeys([*(u.power for u in units), *centers, *(p for p, _ in orders)]))
@@ -194,9 +194,11 @@ def _civil_disorder(
         unit = units[i]
         province = board.province_of[unit.loc]
         distance = _distance(board, unit, targets, by_unit=rules.paths == "by_unit")
-        label = board.names[province] if rules.disorder_tiebreak == "abbr" else board.full_names[
-            province
-        ]
+        label = (
+            board.names[province]
+            if rules.disorder_tiebreak == "abbr"
+            else board.full_names[province]
+        )
         return (-distance, 0 if unit.kind == FLEET else 1, label.casefold())
 
     return sorted(candidates, key=key)

@@ -54,7 +54,7 @@ class Illegal:
 class Situation:
     """The position as the legality checks need it: who stands where, which seas hold fleets."""
 
-    __slots__ = ("at", "board", "fleet_seas", "units", "convoy_fallback", "_necessary")
+    __slots__ = ("_necessary", "at", "board", "convoy_fallback", "fleet_seas", "units")
 
     def __init__(self, board: Board, units: Sequence[Unit], convoy_fallback: bool):
         self.board = board

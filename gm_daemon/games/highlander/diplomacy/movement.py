@@ -35,7 +35,8 @@ from gm_daemon.games.highlander.diplomacy.results import (
     Outcome,
 )
 from gm_daemon.games.highlander.diplomacy.retreats import retreat_options
-from gm_daemon.games.highlander.diplomacy.rules import Rules
+from gm_daemon.games.highlander.diplomacy.rules import STANDARD, Rules
+
 
 @dataclass(frozen=True, slots=True)
 class MovementResult:
@@ -49,7 +50,7 @@ def adjudicate_movement(
     board: Board,
     units: Sequence[Unit],
     orders: Sequence[tuple[str, Order]],
-    rules: Rules = Rules(),
+    rules: Rules = STANDARD,
 ) -> MovementResult:
     """Adjudicate one movement phase. ``orders`` are (power, order) in the order given."""
     phase = _Phase(board, units, orders, rules)
@@ -246,7 +247,7 @@ class _Phase:
             k = self.source[u]
             if legal is None:
                 if not self.addressed[u]:
-                    why = ["no order"] + self._dislodged_by(u, dislodger)
+                    why = ["no order", *self._dislodged_by(u, dislodger)]
                     ok = FAILS if dislodger[u] >= 0 else SUCCEEDS
                     implied.append(
                         Outcome(None, unit.power, self._hold_text(u), ok, "; ".join(why))

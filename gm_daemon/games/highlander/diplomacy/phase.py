@@ -184,7 +184,9 @@ def _orders(
 
 def _dislodged(board: Board, units: Sequence[Unit], data: Mapping[str, Any]) -> list[Dislodgement]:
     occupied = {board.province_of[u.loc] for u in units}
-    contested = {board.province_of[_token(board, t, "contested")] for t in data.get("contested") or []}
+    contested = {
+        board.province_of[_token(board, t, "contested")] for t in data.get("contested") or []
+    }
     result: list[Dislodgement] = []
     for power, entries in _mapping(data, "dislodged").items():
         for entry in entries:

@@ -9,6 +9,7 @@ is ambiguous, a unit that is not there) is decided later, against the position.
 from __future__ import annotations
 
 import difflib
+import itertools
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -96,7 +97,7 @@ def read_order(text: str, board: Board) -> Order:
         raise
 
 
-def _parser():  # noqa: ANN202 - Lark's own type
+def _parser():  # Lark's own type
     return parser("diplomacy", parser_kind="lalr")
 
 
@@ -117,7 +118,7 @@ def _hyphen_pairs(board: Board) -> re.Pattern[str] | None:
     pairs = set()
     for key in board.aliases:
         words = key.split()
-        pairs.update(f"{a}-{b}" for a, b in zip(words, words[1:], strict=False))
+        pairs.update(f"{a}-{b}" for a, b in itertools.pairwise(words))
     if not pairs:
         return None
     return re.compile("|".join(sorted(map(re.escape, pairs), key=len, reverse=True)), re.I)

@@ -111,7 +111,9 @@ def adjudicate_retreats(
             continue
         rivals = [p for p in targets[board.province_of[dest]] if p != province]
         if rivals:
-            bounced = "; ".join(f"bounced with {unit_text(board, by_province[p].unit)}" for p in rivals)
+            bounced = "; ".join(
+                f"bounced with {unit_text(board, by_province[p].unit)}" for p in rivals
+            )
             outcomes[k] = Outcome(k, d.unit.power, text, FAILS, f"{bounced}; disbanded")
             continue
         outcomes[k] = Outcome(k, d.unit.power, text, SUCCEEDS)

@@ -55,3 +55,6 @@ class Rules:
     @property
     def paths(self) -> str:
         return self.disorder_paths or ("by_unit" if self.rulebook == "2000" else "any")
+
+
+STANDARD = Rules()  # the default: DATC v3.0 preferences, builds in home centres only
