@@ -45,7 +45,7 @@ def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
 def table_png(state: State) -> bytes:
     image = _dd_image(state) if state.variant == "dd" else _kq_image(state)
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", optimize=True)
+    image.save(buffer, format="PNG")
     return buffer.getvalue()
 
 
