@@ -305,7 +305,9 @@ class _Phase:
                 verb = "bounced with" if attack == defend else "beaten by"
                 reasons.append(f"{verb} {name(opp)} (head-to-head)")
         elif j >= 0 and attack <= r.hold_strength(d):
-            if attack == 0:
+            if r.otype[j] == MOVE:
+                reasons.append(f"{name(j)} did not move away")
+            elif attack == 0:
                 reasons.append(f"may not dislodge own {name(j)}")
             else:
                 reasons.append(f"bounced off {name(j)}")
