@@ -121,7 +121,7 @@ def _data() -> tuple[str, str, str]:
 def test_loader_rejects_a_one_way_border() -> None:
     provinces, adjacency, aliases = _data()
     broken = adjacency.replace("LON,fleet,ENG NTH WAL YOR", "LON,fleet,ENG NTH WAL YOR IRI")
-    with pytest.raises(MapError, match="fleet border IRI-LON is one-way|LON-IRI is one-way"):
+    with pytest.raises(MapError, match=r"fleet border (IRI-LON|LON-IRI) is one-way"):
         build_board(provinces, broken, aliases)
 
 

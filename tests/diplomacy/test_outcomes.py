@@ -49,8 +49,11 @@ def test_bounce_cut_and_dislodge_reasons() -> None:
 def test_convoy_reasons_and_unordered_units() -> None:
     out = movement(
         {"England": ["A YOR", "A LON", "F NTH"], "Germany": ["F SKA", "F DEN"]},
-        {"England": ["A YOR - NWY", "F NTH C A YOR - NWY"], "Germany": ["F SKA - NTH", "F DEN S F SKA - NTH"]},
-    )  # fmt: skip
+        {
+            "England": ["A YOR - NWY", "F NTH C A YOR - NWY"],
+            "Germany": ["F SKA - NTH", "F DEN S F SKA - NTH"],
+        },
+    )
     assert outcome(out, "A YOR - NWY") == ("fails", "no convoy path: convoy disrupted")
     assert outcome(out, "F NTH C A YOR - NWY") == ("fails", "dislodged by F SKA")
     implied = [o for o in out["orders"] if o["order"] is None]
@@ -155,18 +158,22 @@ def test_retreat_phase_reads_movement_output_and_disbands_the_unordered() -> Non
 
 
 def test_retreat_input_may_restrict_the_options_and_allow_the_convoy_origin() -> None:
-    base = {"phase": "retreat", "units": {"France": ["A MAR"]}}
-    by_land = run_phase({**base, "dislodged": {"Italy": [{"unit": "A GAS", "attacker_from": "SPA"}]},
-                         "orders": {"Italy": ["A GAS - SPA"]}})  # fmt: skip
-    assert (
-        by_land["orders"][0]["reason"] == "A GAS cannot retreat to SPA: the attack came from there"
+    def retreat(entry: dict, order: str) -> dict:
+        return run_phase(
+            {
+                "phase": "retreat",
+                "units": {"France": ["A MAR"]},
+                "dislodged": {"Italy": [{"unit": "A GAS", "attacker_from": "SPA", **entry}]},
+                "orders": {"Italy": [order]},
+            }
+        )
+
+    by_land = retreat({}, "A GAS - SPA")
+    assert by_land["orders"][0]["reason"] == (
+        "A GAS cannot retreat to SPA: the attack came from there"
     )
-    by_sea = run_phase({**base, "dislodged": {"Italy": [{"unit": "A GAS", "attacker_from": "SPA", "by_convoy": True}]},
-                        "orders": {"Italy": ["A GAS - SPA"]}})  # fmt: skip
-    assert by_sea["units"]["Italy"] == ["A SPA"]
-    limited = run_phase({**base, "dislodged": {"Italy": [{"unit": "A GAS", "attacker_from": "SPA", "retreats": ["BUR"]}]},
-                         "orders": {"Italy": ["A GAS - PAR"]}})  # fmt: skip
-    assert limited["orders"][0]["result"] == "invalid"
+    assert retreat({"by_convoy": True}, "A GAS - SPA")["units"]["Italy"] == ["A SPA"]
+    assert retreat({"retreats": ["BUR"]}, "A GAS - PAR")["orders"][0]["result"] == "invalid"
 
 
 def adjustment(units: dict, centers: dict, orders: dict, **rules: Any) -> dict:
