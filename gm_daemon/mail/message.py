@@ -12,6 +12,7 @@ import binascii
 import codecs
 import email
 import re
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from email.message import Message
@@ -151,6 +152,8 @@ def _automated(msg: Message, headers: _Headers, sender: str, own_address: str) -
         return "Return-Path: <>"
     if msg.get_content_type() == "multipart/report":
         return "multipart/report (delivery status notification)"
+    if _AUTOREPLY_SUBJECT.match(headers.get("subject")):
+        return "auto-reply subject"
     if not sender:
         return "no sender address"
     if sender.split("@", 1)[0] in _DAEMON_LOCALPARTS:
@@ -159,6 +162,15 @@ def _automated(msg: Message, headers: _Headers, sender: str, own_address: str) -
     if own and sender == own[0][1].strip().lower():
         return "sent from our own address"
     return None
+
+
+# Out-of-office notes sent by client rules (Outlook's "Reply using a template", webmailers)
+# often carry no Auto-Submitted header; their subject prefix gives them away.
+_AUTOREPLY_SUBJECT = re.compile(
+    r"^\s*(automatische antwort|abwesenheitsnotiz|abwesend|out of office|automatic reply"
+    r"|auto[- ]?reply|urlaubsantwort)\s*:",
+    re.IGNORECASE,
+)
 
 
 def _auto_submitted(headers: _Headers) -> str | None:
@@ -271,12 +283,26 @@ def decode_bytes(raw: bytes, charset: str) -> str:
     return raw.decode("latin-1")
 
 
-_SPACES = str.maketrans({"\u00a0": " ", "\u202f": " ", "\u2007": " ", "\ufeff": "", "\u200b": ""})
+_SPACES = str.maketrans(
+    {
+        **{c: " " for c in "\u00a0\u202f\u2007"},
+        # zero-width and direction marks that clients and phones slip into text
+        **{c: "" for c in "\ufeff\u200b\u200c\u2060\u00ad\u200e\u200f"},
+    }
+)
+# Emoji (pictographs, flags, skin tones, ✌ ☺ ✔) and their joiners: a phone adds them to an
+# order line ("Pech 3 2 1 🔫"), and no game reads them. Card suits (♠♥♦♣) and the dingbat
+# arrows (➔) stay: a game may read those.
+_EMOJI = re.compile(
+    "[\U0001f1e6-\U0001f1ff\U0001f300-\U0001faff\u2600-\u265f\u2668-\u2793\ufe0e\ufe0f\u200d\u20e3]"
+)
 
 
 def _tidy(text: str) -> str:
-    """Unify line ends and spaces so later steps see one form."""
-    return text.replace("\r\n", "\n").replace("\r", "\n").translate(_SPACES)
+    """Unify line ends, spaces and Unicode forms so later steps see one form: a Mac may send
+    "ü" as "u" + combining diaeresis (NFD), which must read as the same name."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n").translate(_SPACES)
+    return unicodedata.normalize("NFC", _EMOJI.sub("", text))
 
 
 def unflow(text: str, *, delsp: bool) -> str:
@@ -394,10 +420,22 @@ _REPLY_HEADER = re.compile(r"^\s*(am|on)\s.*\b(schrieb|wrote)\b.*:\s*$", re.IGNO
 _REPLY_HEADER_END = re.compile(r"\b(schrieb|wrote)\b.*:\s*$", re.IGNORECASE)
 _REPLY_HEADER_START = re.compile(r"^\s*(am|on)\s", re.IGNORECASE)
 _ORIGINAL_MESSAGE = re.compile(
-    r"^\s*-{3,}\s*(original message|ursprüngliche nachricht|original nachricht)\s*-{3,}\s*$",
+    r"^\s*-{3,}\s*(original message|ursprüngliche nachricht|original nachricht"
+    r"|weitergeleitete nachricht|forwarded message)\s*-{3,}\s*$",
     re.IGNORECASE,
 )
 _OUTLOOK_RULE = re.compile(r"^\s*_{20,}\s*$")
+# Outlook (and others) quote the original below a header block without any separator line:
+# "Von: Spielleiter <gm@…>" / "Gesendet: Sonntag, …" / "An: …" / "Betreff: …".
+_QUOTE_FROM = re.compile(r"^\s*\*?(von|from)\s*:\s*\*?\s*\S", re.IGNORECASE)
+_QUOTE_DATE = re.compile(r"^\s*\*?(gesendet|sent|datum|date)\s*:\s*\*?\s*\S", re.IGNORECASE)
+# What phones put below a message: a signature without the "-- " line.
+_MOBILE_SIGNATURE = re.compile(
+    r"^\s*(von meinem \S.*gesendet|gesendet (von|mit) .*(iphone|ipad|android|smartphone|app)"
+    r"|sent (from|with) .*(iphone|ipad|android|mobile|phone|outlook|app)|get outlook for \S+)"
+    r"\s*\.?\s*$",
+    re.IGNORECASE,
+)
 
 
 def order_lines(text: str) -> list[Line]:
@@ -408,7 +446,7 @@ def order_lines(text: str) -> list[Line]:
     result: list[Line] = []
     for index, line in enumerate(raw):
         content = line.split("#", 1)[0].rstrip()
-        if _ends_text(line, content):
+        if _ends_text(line, content) or _quote_headers_at(raw, index):
             break
         if index in dropped or _is_quoted(line) or not content.strip():
             continue
@@ -422,6 +460,14 @@ def _ends_text(line: str, content: str) -> bool:
         or content.strip().upper() in ("ENDE", "END")
         or bool(_ORIGINAL_MESSAGE.match(line))
         or bool(_OUTLOOK_RULE.match(line))
+        or bool(_MOBILE_SIGNATURE.match(line))
+    )
+
+
+def _quote_headers_at(lines: list[str], index: int) -> bool:
+    """A "Von:" line followed closely by a "Gesendet:"/"Datum:" line starts a quoted mail."""
+    return bool(_QUOTE_FROM.match(lines[index])) and any(
+        _QUOTE_DATE.match(line) for line in lines[index + 1 : index + 4]
     )
 
 
