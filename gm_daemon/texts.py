@@ -62,19 +62,27 @@ def _tidy(text: str) -> str:
 
 
 _KIND_ORDER = (ProblemKind.SYNTAX, ProblemKind.ILLEGAL, ProblemKind.AMBIGUOUS)
+# A pasted novel or a 2 MB mail must not come back as a 2 MB reply: each list shows this many
+# entries and counts the rest.
+MAX_LISTED = 15
 
 
 def problems_text(problems: list[Problem], lang: str) -> str:
     """Problems grouped as not understood / not allowed / ambiguous, each with its line,
-    the line as written, what is wrong and what would be right."""
+    the line as written, what is wrong and what would be right. Problems of the whole mail
+    (no line) come first in their group and are always listed."""
     blocks = []
     for kind in _KIND_ORDER:
         chosen = [p for p in problems if p.kind == kind]
         if not chosen:
             continue
         lines = [phrase(lang, f"kind_{kind.value}") + ":"]
-        for problem in sorted(chosen, key=lambda p: p.line or 0):
+        ordered = sorted(chosen, key=lambda p: p.line or 0)
+        shown = ordered[: max(MAX_LISTED, sum(p.line is None for p in ordered))]
+        for problem in shown:
             lines.extend(_problem_lines(problem, lang))
+        if len(ordered) > len(shown):
+            lines.append("- " + phrase(lang, "more_listed", count=len(ordered) - len(shown)))
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
 
@@ -95,7 +103,9 @@ def warnings_text(warnings: list[Problem], lang: str) -> str:
     if not warnings:
         return ""
     lines = [phrase(lang, "warnings")]
-    for warning in warnings:
+    for warning in warnings[:MAX_LISTED]:
         where = f"{phrase(lang, 'line')} {warning.line}: " if warning.line is not None else ""
         lines.append(f"- {where}{warning.message}")
+    if len(warnings) > MAX_LISTED:
+        lines.append("- " + phrase(lang, "more_listed", count=len(warnings) - MAX_LISTED))
     return "\n" + "\n".join(lines) + "\n"
