@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from gm_daemon.games.highlander.diplomacy.board import ARMY, FLEET, Board
 from gm_daemon.games.highlander.diplomacy.convoys import necessary_seas, route_exists
@@ -29,9 +30,8 @@ from gm_daemon.games.highlander.diplomacy.resolver import CONVOY, HOLD, MOVE, SU
 from gm_daemon.games.protocol import ProblemKind
 
 
-@dataclass(frozen=True, slots=True)
-class Legal:
-    """A legal movement order, in the resolver's terms."""
+class Legal(NamedTuple):
+    """A legal movement order, in the resolver's terms (a tuple: cheap to make, to compare)."""
 
     otype: int
     unit: int  # index of the ordered unit
@@ -83,24 +83,22 @@ class Situation:
 
 def judge(pos: Situation, power: str, order: Order) -> Legal | Illegal:
     """The legal reading of one movement order of ``power``, or why it is illegal."""
-    match order:
-        case Hold(ref) | Move(ref) | Support(ref) | Convoy(ref):
-            pass
-        case _:
-            return Illegal("not an order for the movement phase")
-    found = _own_unit(pos, power, ref)
-    if isinstance(found, Illegal):
+    kind = type(order)
+    if kind not in _MOVEMENT_ORDERS:
+        return Illegal("not an order for the movement phase")
+    found = _own_unit(pos, power, order.unit)  # type: ignore[union-attr]
+    if type(found) is Illegal:
         return found
-    match order:
-        case Hold():
-            return Legal(HOLD, found)
-        case Move(_, to, via):
-            return _move(pos, found, to, via)
-        case Support(_, supported, to):
-            return _support(pos, found, supported, to)
-        case Convoy(_, army, to):
-            return _convoy(pos, found, army, to)
-    raise TypeError(order)
+    if kind is Move:
+        return _move(pos, found, order.to, order.via_convoy)  # type: ignore[union-attr]
+    if kind is Support:
+        return _support(pos, found, order.supported, order.to)  # type: ignore[union-attr]
+    if kind is Convoy:
+        return _convoy(pos, found, order.army, order.to)  # type: ignore[union-attr]
+    return Legal(HOLD, found)
+
+
+_MOVEMENT_ORDERS = frozenset({Hold, Move, Support, Convoy})
 
 
 def _own_unit(pos: Situation, power: str, ref: UnitRef) -> int | Illegal:
@@ -160,6 +158,8 @@ def _move(pos: Situation, i: int, to: Place, via: bool) -> Legal | Illegal:
             return target
         return Legal(MOVE, i, dest, target)
     land = dest in board.army_adj[here]
+    if land and not via:
+        return Legal(MOVE, i, dest, dest, land=True)
     by_sea = (
         board.is_coastal(here)
         and board.is_coastal(dest)

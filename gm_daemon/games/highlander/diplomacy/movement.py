@@ -24,7 +24,6 @@ from gm_daemon.games.highlander.diplomacy.orders import (
     Unit,
     UnitRef,
     order_text,
-    unit_text,
 )
 from gm_daemon.games.highlander.diplomacy.resolver import CONVOY, HOLD, MOVE, SUPPORT, Resolver
 from gm_daemon.games.highlander.diplomacy.results import (
@@ -71,6 +70,9 @@ class _Phase:
         self.rules = rules
         self.pos = Situation(board, units, rules.convoy_fallback)
         n = len(units)
+        names = board.names
+        self.names = [f"{u.kind} {names[u.loc]}" for u in units]
+        self.prov = [board.province_of[u.loc] for u in units]
         self.chosen: list[Legal | None] = [None] * n
         self.source: list[int | None] = [None] * n
         self.addressed = [False] * n
@@ -82,7 +84,7 @@ class _Phase:
         otype, dest, supported, void = self._match(convoyed)
         powers: dict[str, int] = {}
         power_ids = [powers.setdefault(u.power, len(powers)) for u in self.units]
-        prov = [self.board.province_of[u.loc] for u in self.units]
+        prov = self.prov
         r = Resolver(
             prov, power_ids, otype, dest, supported, convoyed, self.board.n_provinces,
             self.board.sea_adj,
@@ -93,63 +95,61 @@ class _Phase:
     # --- 1. legality ------------------------------------------------------------------
     def _judge_orders(self) -> None:
         given: dict[int, list[tuple[int, Legal]]] = {}
+        at = self.pos.at
+        units = self.units
         for k, (power, order) in enumerate(self.orders):
-            self._mark_addressed(power, order)
+            ref = getattr(order, "unit", None)
+            if ref is not None:
+                i = at[ref.place.province]
+                if i >= 0 and units[i].power == power:
+                    self.addressed[i] = True
             verdict = judge(self.pos, power, order)
-            if isinstance(verdict, Illegal):
+            if type(verdict) is Illegal:
                 text = order_text(self.board, _with_kinds(self.pos, order))
                 self.early[k] = Outcome(k, power, text, INVALID, verdict.reason)
             else:
                 given.setdefault(verdict.unit, []).append((k, verdict))
         for u, legal in given.items():
-            if len({v for _, v in legal}) > 1:
-                for k, v in legal:
-                    reason = f"{unit_text(self.board, self.units[u])} has conflicting orders"
-                    self.early[k] = Outcome(k, self.units[u].power, self._text(v), INVALID, reason)
-                continue
-            self.chosen[u] = legal[0][1]
-            self.source[u] = legal[0][0]
-            for k, v in legal[1:]:
-                self.early[k] = Outcome(
-                    k, self.units[u].power, self._text(v), INVALID, "repeats an earlier order"
-                )
+            if len(legal) > 1:
+                self._several_orders(u, legal)
+            else:
+                self.chosen[u] = legal[0][1]
+                self.source[u] = legal[0][0]
 
-    def _mark_addressed(self, power: str, order: Order) -> None:
-        ref = getattr(order, "unit", None)
-        if isinstance(ref, UnitRef):
-            i = self.pos.at[ref.place.province]
-            if i >= 0 and self.units[i].power == power:
-                self.addressed[i] = True
+    def _several_orders(self, u: int, legal: list[tuple[int, Legal]]) -> None:
+        """Two different orders void each other (DATC 4.D.3 c); a repeat counts once."""
+        power = self.units[u].power
+        if len({v for _, v in legal}) > 1:
+            reason = f"{self.names[u]} has conflicting orders"
+            for k, v in legal:
+                self.early[k] = Outcome(k, power, self._text(v), INVALID, reason)
+            return
+        self.chosen[u] = legal[0][1]
+        self.source[u] = legal[0][0]
+        for k, v in legal[1:]:
+            self.early[k] = Outcome(k, power, self._text(v), INVALID, "repeats an earlier order")
 
     # --- 2. convoy intent ---------------------------------------------------------------
     def _convoy_intent(self) -> list[bool]:
         convoyed = [False] * len(self.units)
+        fleets: dict[tuple[int, int], list[int]] = {}  # (army, destination) -> convoying fleets
+        for c in self.chosen:
+            if c is not None and c.otype == CONVOY:
+                fleets.setdefault((c.target, c.dest), []).append(c.unit)
         for u, legal in enumerate(self.chosen):
             if legal is None or legal.otype != MOVE or self.units[u].kind != ARMY:
                 continue
             if not legal.land:
                 convoyed[u] = True
                 continue
-            intent = legal.via or any(
-                c is not None
-                and c.otype == CONVOY
-                and c.target == u
-                and c.dest == legal.dest
-                and self.units[c.unit].power == self.units[u].power
-                for c in self.chosen
-            )
+            carriers = fleets.get((u, legal.dest), ())
+            power = self.units[u].power
+            intent = legal.via or any(self.units[f].power == power for f in carriers)
             if intent and self.rules.convoy_fallback:
-                intent = self._convoy_chain_ordered(u, legal.dest)
+                seas = {self.prov[f] for f in carriers}
+                intent = route_exists(self.board, self.prov[u], legal.dest, seas)
             convoyed[u] = intent
         return convoyed
-
-    def _convoy_chain_ordered(self, u: int, dest: int) -> bool:
-        seas = {
-            self.pos.province(c.unit)
-            for c in self.chosen
-            if c is not None and c.otype == CONVOY and c.target == u and c.dest == dest
-        }
-        return route_exists(self.board, self.pos.province(u), dest, seas)
 
     # --- 3. matching --------------------------------------------------------------------
     def _match(self, convoyed: list[bool]) -> tuple[list[int], list[int], list[int], dict]:
@@ -170,28 +170,32 @@ class _Phase:
                 continue
             other = self.chosen[legal.target]
             moving = other is not None and other.otype == MOVE
-            target_text = unit_text(self.board, self.units[legal.target])
-            if t == SUPPORT and legal.dest == self.pos.province(legal.target):
+            if t == SUPPORT and legal.dest == self.prov[legal.target]:
                 ok = not moving
-                why = f"{target_text} does not hold"
             elif t == SUPPORT:
                 ok = (
                     moving
                     and other.dest == legal.dest
                     and (legal.coast < 0 or other.dest_loc == legal.coast)
                 )
-                where = self.board.names[legal.coast if legal.coast >= 0 else legal.dest]
-                why = f"{target_text} does not move to {where}"
             else:
                 ok = moving and other.dest == legal.dest and convoyed[legal.target]
-                why = f"{target_text} does not move to {self.board.names[legal.dest]} by convoy"
             if ok:
                 otype[u] = t
                 dest[u] = legal.dest
                 supported[u] = legal.target
             else:
-                void[u] = why
+                void[u] = self._mismatch(legal)
         return otype, dest, supported, void
+
+    def _mismatch(self, legal: Legal) -> str:
+        other = self.names[legal.target]
+        if legal.otype == CONVOY:
+            return f"{other} does not move to {self.board.names[legal.dest]} by convoy"
+        if legal.dest == self.prov[legal.target]:
+            return f"{other} does not hold"
+        where = self.board.names[legal.coast if legal.coast >= 0 else legal.dest]
+        return f"{other} does not move to {where}"
 
     # --- 5. the new board ---------------------------------------------------------------
     def _result(self, r: Resolver, void: dict[int, str]) -> MovementResult:
@@ -215,10 +219,12 @@ class _Phase:
                 after.append(unit)
         occupied = {board.province_of[u.loc] for u in after}
         contested = frozenset(
-            p
-            for p in range(board.n_provinces)
-            if p not in occupied
-            and any(not moved[k] and r.prevent_strength(k) > 0 for k in r.attackers[p])
+            r.dest[k]
+            for k in range(n)
+            if r.otype[k] == MOVE
+            and not moved[k]
+            and r.dest[k] not in occupied
+            and r.prevent_strength(k) > 0
         )
         dislodged = tuple(
             self._dislodgement(u, dislodger[u], r, occupied, contested)
@@ -330,7 +336,7 @@ class _Phase:
 
     # --- text ---------------------------------------------------------------------------
     def _name(self, u: int) -> str:
-        return unit_text(self.board, self.units[u])
+        return self.names[u]
 
     def _hold_text(self, u: int) -> str:
         return f"{self._name(u)} H"
@@ -346,7 +352,7 @@ class _Phase:
             return f"{me} - {board.names[legal.dest_loc]}{via}"
         other = self._name(legal.target)
         if legal.otype == SUPPORT:
-            if legal.dest == self.pos.province(legal.target):
+            if legal.dest == self.prov[legal.target]:
                 return f"{me} S {other}"
             where = board.names[legal.coast if legal.coast >= 0 else legal.dest]
             return f"{me} S {other} - {where}"

@@ -12,6 +12,7 @@ after it; ``A MUN D`` disbands a dislodged unit or removes one in the adjustment
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from gm_daemon.games.highlander.diplomacy.board import ARMY, FLEET, Board
 
@@ -90,9 +91,9 @@ class Waive:
 Order = Hold | Move | Support | Convoy | Retreat | Disband | Build | Remove | Waive
 
 
-@dataclass(frozen=True, slots=True)
-class Unit:
-    """A unit on the board: its power, type ("A"/"F") and location (a coast for fleets)."""
+class Unit(NamedTuple):
+    """A unit on the board: its power, type ("A"/"F") and location (a coast for fleets).
+    A NamedTuple because every phase builds one per moving unit."""
 
     power: str
     kind: str

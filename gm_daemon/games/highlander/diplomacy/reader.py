@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from lark import Token, Transformer, UnexpectedInput
+from lark import Lark, Token, Transformer, UnexpectedInput
 from lark.exceptions import VisitError
 
 from gm_daemon.games.highlander.diplomacy.board import ARMY, FLEET, Board, name_key
@@ -33,7 +33,7 @@ from gm_daemon.games.highlander.diplomacy.orders import (
     Waive,
 )
 from gm_daemon.games.protocol import ProblemKind
-from gm_daemon.grammar import parser
+from gm_daemon.grammar import grammar_dir, grammar_path
 
 _COASTS = {
     "nc": "NC", "n": "NC", "north": "NC", "north coast": "NC", "nk": "NC", "nord": "NC",
@@ -97,8 +97,17 @@ def read_order(text: str, board: Board) -> Order:
         raise
 
 
-def _parser():  # Lark's own type
-    return parser("diplomacy", parser_kind="lalr")
+@cache
+def _parser() -> Lark:
+    """``grammars/diplomacy.lark`` under LALR. Built here rather than with ``grammar.parser``
+    to leave out position propagation, which doubles the parse time of a short order and is
+    not needed: syntax errors carry their column anyway."""
+    return Lark(
+        grammar_path("diplomacy").read_text(encoding="utf-8"),
+        parser="lalr",
+        import_paths=[grammar_dir()],
+        maybe_placeholders=False,
+    )
 
 
 def _syntax_error(text: str, exc: UnexpectedInput) -> OrderError:

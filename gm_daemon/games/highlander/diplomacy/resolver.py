@@ -25,6 +25,16 @@ MOVE = 1
 SUPPORT = 2
 CONVOY = 3
 
+_NONE: tuple[int, ...] = ()
+
+
+def _add(table: list[Sequence[int]], key: int, value: int) -> None:
+    entry = table[key]
+    if entry is _NONE:
+        table[key] = [value]
+    else:
+        entry.append(value)  # type: ignore[attr-defined]
+
 
 class Resolver:
     """One movement phase. Build it, call ``run``, then read ``result`` and the helpers."""
@@ -80,19 +90,20 @@ class Resolver:
         for i in range(n):
             at[prov[i]] = i
         self.at = at
-        attackers: list[list[int]] = [[] for _ in range(n_provinces)]
-        move_supports: list[list[int]] = [[] for _ in range(n)]
-        hold_supports: list[list[int]] = [[] for _ in range(n)]
-        convoyers: list[list[int]] = [[] for _ in range(n)]
+        # Shared empty tuples until a list is needed: most provinces and units have none.
+        attackers: list[Sequence[int]] = [_NONE] * n_provinces
+        move_supports: list[Sequence[int]] = [_NONE] * n
+        hold_supports: list[Sequence[int]] = [_NONE] * n
+        convoyers: list[Sequence[int]] = [_NONE] * n
         for i in range(n):
             t = otype[i]
             if t == MOVE:
-                attackers[dest[i]].append(i)
+                _add(attackers, dest[i], i)
             elif t == SUPPORT:
                 s = supported[i]
-                (move_supports if otype[s] == MOVE else hold_supports)[s].append(i)
+                _add(move_supports if otype[s] == MOVE else hold_supports, s, i)
             elif t == CONVOY:
-                convoyers[supported[i]].append(i)
+                _add(convoyers, supported[i], i)
         self.attackers = attackers
         self.move_supports = move_supports
         self.hold_supports = hold_supports
@@ -272,7 +283,7 @@ class Resolver:
                     frontier.append(g)
         return False
 
-    def _count(self, supports: list[int], exclude_power: int = -1) -> int:
+    def _count(self, supports: Sequence[int], exclude_power: int = -1) -> int:
         n = 0
         for s in supports:
             if self.power[s] != exclude_power and self.resolve(s):

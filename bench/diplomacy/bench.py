@@ -1,0 +1,153 @@
+"""Movement phases per second: our adjudicator against the ``diplomacy`` package (PyPI).
+
+Run by hand from the repository root (see README.md):
+
+    .venv/bin/python bench/diplomacy/bench.py [--games 12] [--repeat 5] [--show 3]
+
+Both engines adjudicate the same realistic mid-game phases (``positions.py``: ~30 units, all
+order types) in the same run. The ``diplomacy`` package lives in its own environment
+(bench/.venv-diplomacy) and is driven through ``mila_runner.py`` in a subprocess; it is never
+a dependency of the project. The units after each phase are compared, as a cross-check.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(HERE))
+
+from positions import mid_game_phases  # noqa: E402
+
+from gm_daemon.games.highlander.diplomacy import (  # noqa: E402
+    adjudicate_movement,
+    read_order,
+    run_phase,
+    standard_board,
+)
+from gm_daemon.games.highlander.diplomacy.orders import Unit  # noqa: E402
+
+MILA_PYTHON = ROOT / "bench" / ".venv-diplomacy" / "bin" / "python"
+
+
+def _parsed(phases: list[dict[str, Any]]) -> list[tuple[list[Unit], list]]:
+    board = standard_board()
+    prepared = []
+    for phase in phases:
+        units = [
+            Unit(power, token.split()[0], board.loc(token.split()[1]))
+            for power, tokens in phase["units"].items()
+            for token in tokens
+        ]
+        orders = [(p, read_order(t, board)) for p, texts in phase["orders"].items() for t in texts]
+        prepared.append((units, orders))
+    return prepared
+
+
+def _time_ours(phases: list[dict[str, Any]], repeat: int) -> tuple[list[float], list[float]]:
+    """Per-phase seconds: adjudication of parsed orders, and the whole JSON/text path."""
+    board = standard_board()
+    prepared = _parsed(phases)
+    adjudicate: list[float] = []
+    whole: list[float] = []
+    for _ in range(repeat):
+        for units, orders in prepared:
+            start = time.perf_counter()
+            adjudicate_movement(board, units, orders)
+            adjudicate.append(time.perf_counter() - start)
+        for phase in phases:
+            start = time.perf_counter()
+            run_phase(phase)
+            whole.append(time.perf_counter() - start)
+    return adjudicate, whole
+
+
+def _time_mila(phases: list[dict[str, Any]], repeat: int) -> dict[str, Any] | None:
+    if not MILA_PYTHON.exists():
+        return None
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
+        json.dump(phases, handle)
+    try:
+        done = subprocess.run(
+            [str(MILA_PYTHON), str(HERE / "mila_runner.py"), handle.name, str(repeat)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    finally:
+        Path(handle.name).unlink()
+    return json.loads(done.stdout)
+
+
+def _ours_after(phase: dict[str, Any]) -> dict[str, list[str]]:
+    """Our units after the phase in the other package's notation: dislodged units marked
+    "*", those without any retreat left out (that package disbands them at once)."""
+    out = run_phase(phase)
+    after = {p: list(units) for p, units in out["units"].items()}
+    for power, gone in out["dislodged"].items():
+        after.setdefault(power, []).extend("*" + d["unit"] for d in gone if d["retreats"])
+    return {p: sorted(units) for p, units in after.items() if units}
+
+
+def _row(name: str, seconds: list[float], baseline: float | None) -> str:
+    median = statistics.median(seconds)
+    ratio = f"{baseline / median:6.1f}x" if baseline else "      -"
+    return f"{name:<48} {median * 1000:8.3f} ms {1 / median:10.0f} phases/s {ratio}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=12, help="self-played games (10/game)")
+    parser.add_argument("--seed", type=int, default=1901)
+    parser.add_argument("--repeat", type=int, default=5, help="timing rounds over all phases")
+    parser.add_argument("--show", type=int, default=3, help="disagreements to print")
+    args = parser.parse_args(argv)
+
+    phases = mid_game_phases(args.games, args.seed)
+    sizes = [sum(len(u) for u in p["units"].values()) for p in phases]
+    mean = statistics.mean(sizes)
+    print(
+        f"{len(phases)} movement phases, {min(sizes)}-{max(sizes)} units (mean {mean:.1f}), "
+        f"{args.repeat} rounds, Python {sys.version.split()[0]}"
+    )
+    adjudicate, whole = _time_ours(phases, args.repeat)
+    mila = _time_mila(phases, args.repeat)
+    base = statistics.median(mila["process"]) if mila else None
+    print(f"{'engine':<48} {'median':>11} {'throughput':>19} {'vs diplomacy':>7}")
+    print(_row("gm-daemon: adjudicate parsed orders", adjudicate, base))
+    print(_row("gm-daemon: parse text + adjudicate (JSON)", whole, base))
+    if mila is None:
+        print(f"diplomacy package not installed in {MILA_PYTHON.parent.parent}; see README.md")
+        return 0
+    name = f"diplomacy {mila['version']}"
+    print(_row(f"{name}: set_orders + process", mila["process"], base))
+    print(_row(f"{name}: new Game + set_units + orders", mila["setup"], base))
+    agree = 0
+    shown = 0
+    for phase, theirs in zip(phases, mila["after"], strict=True):
+        ours = _ours_after(phase)
+        theirs = {p: units for p, units in theirs.items() if units}
+        if ours == theirs:
+            agree += 1
+        elif shown < args.show:
+            shown += 1
+            print(f"  differs: {json.dumps(phase['orders'])}")
+            for power in sorted(set(ours) | set(theirs)):
+                if ours.get(power) != theirs.get(power):
+                    print(f"    {power}: ours {ours.get(power)} theirs {theirs.get(power)}")
+    print(f"units after the phase agree with the diplomacy package in {agree}/{len(phases)} phases")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
