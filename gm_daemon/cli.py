@@ -16,7 +16,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from gm_daemon.config import Config, ConfigError, load_config, parse_duration
+from gm_daemon.config import Config, ConfigError, _check_address, load_config, parse_duration
 from gm_daemon.daemon import Daemon, utc_now
 from gm_daemon.deadlines import local_text
 from gm_daemon.games.protocol import OrdersRejected
@@ -109,16 +109,26 @@ def _check(options: argparse.Namespace) -> int:
 
 
 def _open(options: argparse.Namespace) -> tuple[Config, Store, Referee]:
+    """Config, store and referee; refuses to create an empty database (a GM in the wrong
+    directory would otherwise see no games, or pause one that does not exist)."""
     config = load_config(options.config)
-    store = Store(config.daemon.database)
+    database = config.daemon.database
+    if not database.exists():
+        raise LookupError(
+            f"no database at {database.absolute()}: the daemon has not started the games yet "
+            f"(relative paths count from the current directory, {Path.cwd()})"
+        )
+    store = Store(database)
+    game_id = getattr(options, "game", None)
+    if game_id is not None and store.game(game_id) is None:
+        known = ", ".join(row.id for row in store.games()) or "none"
+        raise LookupError(f"no game {game_id!r} in {database}; games: {known}")
     return config, store, Referee(config, store, utc_now)
 
 
 def _status(options: argparse.Namespace) -> int:
-    config, store, referee = _open(options)
+    _, store, referee = _open(options)
     games = [g for g in store.games() if options.game in (None, g.id)]
-    if options.game and not games:
-        raise LookupError(f"no game {options.game!r} in {config.daemon.database}")
     reports = [_game_status(referee, store, row.id) for row in games]
     extra = {"outbox": store.outbox_counts(), "shunted": [dict(r) for r in store.shunted()]}
     if options.json:
@@ -126,7 +136,8 @@ def _status(options: argparse.Namespace) -> int:
         return 0
     for report in reports:
         _print_status(report)
-    print(f"outbox: {extra['outbox'] or 'empty'}")
+    counts = ", ".join(f"{n} {status}" for status, n in sorted(extra["outbox"].items()))
+    print(f"outbox: {counts or 'empty'}")
     for row in extra["shunted"]:
         print(f"set aside (shunted) mail #{row['id']} from {row['sender']}: {row['verdict']}")
     return 0
@@ -154,6 +165,7 @@ def _game_status(referee: Referee, store: Store, game_id: str) -> dict[str, Any]
                 "seat": p.seat,
                 "name": p.name,
                 "email": p.email,
+                "code": p.code,
                 "orders_in": p.seat in on_file,
                 "owes_orders": p.seat in owed,
             }
@@ -176,7 +188,7 @@ def _print_status(report: dict[str, Any]) -> None:
             if player["orders_in"]
             else ("OWES ORDERS" if player["owes_orders"] else "-")
         )
-        print(f"  {player['name']:<24} {player['email']:<32} {mark}")
+        print(f"  {player['name']:<24} {player['email']:<32} {player['code']:<12} {mark}")
 
 
 def _resolve(options: argparse.Namespace) -> int:
@@ -192,14 +204,25 @@ def _resolve(options: argparse.Namespace) -> int:
 def _extend(options: argparse.Namespace) -> int:
     config, store, referee = _open(options)
     row = store.game(options.game)
-    if row is None:
-        raise LookupError(f"no game {options.game!r}")
+    assert row is not None
+    if row.finished:
+        raise ValueError(f"{options.game} is finished; there is no deadline to move")
     if options.until:
-        until = datetime.fromisoformat(options.until)
+        try:
+            until = datetime.fromisoformat(options.until)
+        except ValueError:
+            raise ValueError(
+                f"--until {options.until!r}: write the local time as 2026-12-05T18:00"
+            ) from None
         until = until.replace(tzinfo=config.daemon.tz) if until.tzinfo is None else until
     else:
         base = row.deadline_at or utc_now()
         until = base + parse_duration(options.by)
+    if until <= utc_now():
+        raise ValueError(
+            f"{local_text(until, config.daemon.tz, 'en')} has passed; to end the round now "
+            f"use: gm-daemon resolve --game {options.game}"
+        )
     referee.extend(options.game, until)
     print(f"{options.game}: deadline now {local_text(until, config.daemon.tz, 'en')}")
     return 0
@@ -221,7 +244,7 @@ def _resume(options: argparse.Namespace) -> int:
 
 def _replace(options: argparse.Namespace) -> int:
     _, _, referee = _open(options)
-    player = referee.replace_address(options.game, options.player, options.email)
+    player = referee.replace_address(options.game, options.player, _check_address(options.email))
     print(f"{options.game}: {player.name} now plays from {player.email}")
     return 0
 
