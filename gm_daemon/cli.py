@@ -130,7 +130,11 @@ def _status(options: argparse.Namespace) -> int:
     _, store, referee = _open(options)
     games = [g for g in store.games() if options.game in (None, g.id)]
     reports = [_game_status(referee, store, row.id) for row in games]
-    extra = {"outbox": store.outbox_counts(), "shunted": [dict(r) for r in store.shunted()]}
+    extra = {
+        "outbox": store.outbox_counts(),
+        "failed": [dict(r) for r in store.failed_mails()],
+        "shunted": [dict(r) for r in store.shunted()],
+    }
     if options.json:
         print(json.dumps({"games": reports, **extra}, indent=2, ensure_ascii=False))
         return 0
@@ -138,6 +142,11 @@ def _status(options: argparse.Namespace) -> int:
         _print_status(report)
     counts = ", ".join(f"{n} {status}" for status, n in sorted(extra["outbox"].items()))
     print(f"outbox: {counts or 'empty'}")
+    for row in extra["failed"]:
+        print(
+            f"undeliverable mail #{row['id']} ({row['game_id'] or '-'} {row['purpose']}) "
+            f"to {row['recipient']}: {row['last_error']}"
+        )
     for row in extra["shunted"]:
         print(f"set aside (shunted) mail #{row['id']} from {row['sender']}: {row['verdict']}")
     return 0

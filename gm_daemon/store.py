@@ -473,6 +473,15 @@ class Store:
             ),
         )
 
+    def failed_mails(self) -> list[sqlite3.Row]:
+        """Mails the server refused for good, for the GM to see (and fix the address)."""
+        return list(
+            self.db.execute(
+                "SELECT id, game_id, purpose, recipient, last_error FROM outbox"
+                " WHERE status = 'failed' ORDER BY id"
+            )
+        )
+
     def outbox_counts(self) -> dict[str, int]:
         return {
             r["status"]: r["n"]

@@ -108,3 +108,16 @@ def test_check_names_each_config_mistake(
     h = DaemonHarness(tmp_path, GAME.replace(old, new, 1), now=START)
     assert h.cli("check")[0] == 2
     assert message in capsys.readouterr().err
+
+
+def test_status_names_undeliverable_mail(tmp_path) -> None:
+    from tests.core.test_faults import FlakySender, run_with
+
+    h = DaemonHarness(tmp_path, GAME, now=START)
+    run_with(h, lambda sender: FlakySender(sender, failures=1, permanent=True))
+    assert h.cli("status")[0] == 0
+    out = h.cli("status")[1]
+    assert "outbox: 1 failed, 3 sent" in out
+    assert "undeliverable mail #1 (hn1 welcome) to egon@example.org: 421 try again later" in out
+    failed = json.loads(h.cli("status", "--json")[1])["failed"]
+    assert [row["recipient"] for row in failed] == ["egon@example.org"]
