@@ -34,7 +34,7 @@ def test_bounce_cut_and_dislodge_reasons() -> None:
         },
     )
     assert outcome(out, "F MAO - BRE") == ("fails", "bounced with F ENG")
-    assert outcome(out, "A MAR S A BUR") == ("fails", "cut by A PIE")
+    assert outcome(out, "A MAR S A BUR") == ("fails", "support cut by A PIE")
     assert outcome(out, "A BUR H") == ("fails", "dislodged by A MUN")
     assert outcome(out, "A PIE - MAR") == ("fails", "bounced off A MAR")
     assert out["dislodged"] == {

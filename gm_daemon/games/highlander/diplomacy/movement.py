@@ -328,7 +328,7 @@ class _Phase:
             for k in r.attackers[r.prov[u]]
             if r.power[k] != r.power[u] and r.prov[k] != r.dest[u] and r.path(k)
         ]
-        return [f"cut by {self._name(k)}" for k in cutters]
+        return [f"support cut by {self._name(k)}" for k in cutters]
 
     def _dislodged_by(self, u: int, dislodger: list[int]) -> list[str]:
         k = dislodger[u]
