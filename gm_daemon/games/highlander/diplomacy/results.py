@@ -21,7 +21,7 @@ class Outcome(NamedTuple):
     power: str
     order: str  # normalised text
     result: str  # SUCCEEDS, FAILS or INVALID
-    reason: str = ""  # printable in a result mail: "bounced with F MAO", "cut by A TYR"
+    reason: str = ""  # printable in a result mail: "bounced with F MAO", "support cut by A TYR"
 
 
 @dataclass(frozen=True, slots=True)
