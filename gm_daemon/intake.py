@@ -229,12 +229,30 @@ class Intake:
         named = [p for p in players if _names_game(p.game_id, incoming.subject, envelope.game)]
         if len(named) == 1:
             return named[0]
-        running = [p for p in players if not self.store.game(p.game_id).finished]  # type: ignore[union-attr]
-        candidates = named or running or players
-        if len(candidates) == 1 and not (envelope.game and not named):
-            return candidates[0]
         lang = self.config.game(players[0].game_id).language
         games = ", ".join(f"[{p.game_id}]" for p in players)
+        elsewhere = envelope.game or self._other_game_in_subject(players, incoming.subject)
+        if not named and elsewhere:  # a game of this GM, or none, but not the sender's
+            self._notice(
+                None,
+                players[0],
+                incoming,
+                lang,
+                "which_game_subject",
+                "not_in_game",
+                given=elsewhere,
+                games=games,
+                example=players[0].game_id,
+            )
+            return None
+        if not named:  # the code is per game: it names the game as well
+            by_code = [p for p in players if self._code_ok(p, incoming, envelope)]
+            if len(by_code) == 1:
+                return by_code[0]
+        running = [p for p in players if not self.store.game(p.game_id).finished]  # type: ignore[union-attr]
+        candidates = named or running or players
+        if len(candidates) == 1:
+            return candidates[0]
         self._notice(
             None,
             players[0],
@@ -245,6 +263,16 @@ class Intake:
             games=games,
             example=players[0].game_id,
         )
+        return None
+
+    def _other_game_in_subject(self, players: list[PlayerRow], subject: str) -> str | None:
+        """A bracketed game id of this GM in the subject ("[hn2]") that is not the sender's."""
+        own = {p.game_id.lower() for p in players}
+        for token in re.findall(r"\[([^\]\s]+)\]", subject):
+            if token.lower() not in own and any(
+                g.id.lower() == token.lower() for g in self.config.games
+            ):
+                return token
         return None
 
     @staticmethod
