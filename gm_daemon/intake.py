@@ -245,10 +245,6 @@ class Intake:
                 example=players[0].game_id,
             )
             return None
-        if not named:  # the code is per game: it names the game as well
-            by_code = [p for p in players if self._code_ok(p, incoming, envelope)]
-            if len(by_code) == 1:
-                return by_code[0]
         running = [p for p in players if not self.store.game(p.game_id).finished]  # type: ignore[union-attr]
         candidates = named or running or players
         if len(candidates) == 1:

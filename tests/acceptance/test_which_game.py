@@ -41,9 +41,9 @@ def two_games(tmp_path) -> DaemonHarness:
     return h
 
 
-def test_the_code_names_the_game_when_the_subject_does_not(two_games: DaemonHarness) -> None:
-    two_games.send("egon@example.org", "Code: EGON-1234\nLangsam: 19\n", subject="Befehle")
-    two_games.send("egon@example.org", "Code: EGON-2222\nSHOTS\nSmith: 19\n", subject="orders")
+def test_each_game_by_its_subject(two_games: DaemonHarness) -> None:
+    two_games.send("egon@example.org", "Code: EGON-1234\nLangsam: 19\n", subject="Re: [hn1]")
+    two_games.send("egon@example.org", "Code: EGON-2222\nSHOTS\nSmith: 19\n", subject="[hn2]")
     hn1, hn2 = two_games.run()
     assert hn1["Subject"] == "[hn1] Runde 1: Befehle angenommen"
     assert "Duell gegen A. Langsam: 19" in two_games.body(hn1)
@@ -52,7 +52,7 @@ def test_the_code_names_the_game_when_the_subject_does_not(two_games: DaemonHarn
 
 
 def test_without_subject_or_code_the_player_is_asked(two_games: DaemonHarness) -> None:
-    two_games.send("egon@example.org", "STAND\n", subject="Frage")
+    two_games.send("egon@example.org", "Code: EGON-1234\nSTAND\n", subject="Frage")
     (reply,) = two_games.run()
     assert "Welches Spiel?" in reply["Subject"]
     assert "[hn1], [hn2]" in two_games.body(reply)
