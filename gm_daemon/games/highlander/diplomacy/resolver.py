@@ -180,6 +180,8 @@ class Resolver:
                     self._cut_cycle(mark)
                     return self._settle(i, first)
                 members = self.cycle[mark:]
+                if i not in members:  # so the backup rule always settles something
+                    members.append(i)
                 self._cut_cycle(mark)
                 self._backup_rule(members)
                 return self.resolve(i)
