@@ -57,6 +57,8 @@ def adjudicate_movement(
 
 
 class _Phase:
+    """One adjudication: the stages of the module docstring, sharing the unit tables."""
+
     def __init__(
         self,
         board: Board,
@@ -84,11 +86,9 @@ class _Phase:
         otype, dest, supported, void = self._match(convoyed)
         powers: dict[str, int] = {}
         power_ids = [powers.setdefault(u.power, len(powers)) for u in self.units]
-        prov = self.prov
-        r = Resolver(
-            prov, power_ids, otype, dest, supported, convoyed, self.board.n_provinces,
-            self.board.sea_adj,
-        )  # fmt: skip
+        board = self.board
+        r = Resolver(self.prov, power_ids, otype, dest, supported, convoyed,
+                     board.n_provinces, board.sea_adj)  # fmt: skip
         r.run()
         return self._result(r, void)
 
