@@ -70,6 +70,8 @@ B = standard_board()
         ("Baue A Berlin", "BUILD A BER"),
         ("Entferne F Kiel", "REMOVE F KIE"),
         ("Verzicht", "WAIVE"),
+        ("F StP/nk - Bar", "F STP/NC - BAR"),
+        ("F Bulgarien (Ostküste) - Schwarzes Meer", "F BUL/EC - BLA"),
     ],
 )
 def test_notations(written: str, normalized: str) -> None:
