@@ -94,12 +94,32 @@ def _take(reading: _Reading, line: Line) -> None:
     try:
         parsed = parse_line(line.text)
     except LineSyntaxError as mistake:
+        if mistake.label == "no_positions" and _is_intro(reading, line.text):
+            reading.warn(
+                line,
+                ProblemKind.SYNTAX,
+                say(reading.lang, "warn.ignored", text=line.text.strip()),
+                say(reading.lang, "warn.ignored.hint"),
+            )
+            return
         own = reading.name_of(reading.seat)
         message = say(reading.lang, f"syntax.{mistake.label}")
         hint = say(reading.lang, f"syntax.{mistake.label}.hint", own=own)
         reading.error(line, ProblemKind.SYNTAX, message, hint)
         return
     _dispatch(reading, line, parsed)
+
+
+def _is_intro(reading: _Reading, text: str) -> bool:
+    """A line of words ending in a colon that names no player ("Hier meine Befehle:",
+    "My orders:"): an introduction, not a duel line without positions."""
+    words = text.strip().removesuffix(":").strip()
+    return (
+        text.strip().endswith(":")
+        and bool(words)
+        and not any(c.isdigit() or c == ":" for c in words)
+        and not match_seat(words, reading.seats())
+    )
 
 
 def _dispatch(reading: _Reading, line: Line, parsed: OrderLine) -> None:
