@@ -160,3 +160,21 @@ def test_rate_limit_stops_answering_a_flood(tmp_path):
     for _ in range(35):
         h.send("stranger@else.test", "hello?")
     assert len(h.run()) == 30
+
+
+def test_diplomacy_command_is_dispatched(tmp_path, capsys):
+    from gm_daemon.cli import main
+
+    phase = tmp_path / "phase.json"
+    phase.write_text(
+        json.dumps(
+            {
+                "phase": "movement",
+                "units": {"England": ["F LON"], "France": ["F BRE"]},
+                "orders": {"England": ["F LON - ENG"], "France": ["F BRE - ENG"]},
+            }
+        )
+    )
+    assert main(["diplomacy", "adjudicate", str(phase)]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["contested"] == ["ENG"]
