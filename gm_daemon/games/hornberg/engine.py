@@ -71,9 +71,9 @@ class Hornberg:
         return set() if state.finished or state.to_move is None else {state.to_move}
 
     def participants(self, state: State) -> set[str]:
-        if state.finished:
-            return set()
-        return {s for s in state.seat_ids if s not in state.out}
+        """Everyone may write (plans); a D&D player out for the round is told so by
+        ``read_orders``, in words that do not sound as if he had left the game."""
+        return set() if state.finished else set(state.seat_ids)
 
     # --- orders ----------------------------------------------------------------------
     def read_orders(
