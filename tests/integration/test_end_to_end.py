@@ -7,7 +7,12 @@ from __future__ import annotations
 import asyncio
 import email
 import email.policy
+import os
+import signal
+import subprocess
+import sys
 import time
+from collections import Counter
 from collections.abc import Callable
 from email.message import EmailMessage
 from email.utils import make_msgid
@@ -29,7 +34,7 @@ PLAYERS = {  # mailbox → (name in the game, personal code)
 }
 
 
-def _config(tmp_path: Path, stack: MailStack) -> Path:
+def _config(tmp_path: Path, stack: MailStack, every: str = f"{ROUND_SECONDS}s") -> Path:
     secret = tmp_path / "gm-password"
     secret.write_text(stack.users[stack.gm])
     players = "".join(
@@ -71,7 +76,7 @@ language = "de"
 seed = "end-to-end"
 
 [games.deadlines]
-every = "{ROUND_SECONDS}s"
+every = "{every}"
 
 {players}""",
         encoding="utf-8",
@@ -79,13 +84,13 @@ every = "{ROUND_SECONDS}s"
     return path
 
 
-def _orders(player: str) -> bytes:
+def _orders(player: str, message_id: str | None = None) -> bytes:
     name, code = PLAYERS[player]
     msg = EmailMessage()
     msg["From"] = f"{name} <{player}>"
     msg["To"] = "gm@gm.test"
     msg["Subject"] = "[hn1] Befehle"
-    msg["Message-ID"] = make_msgid(domain="players.test")
+    msg["Message-ID"] = message_id or make_msgid(domain="players.test")
     msg.set_content(f"Code: {code}\nHerausforderungen: keine\n")
     return bytes(msg)
 
@@ -183,3 +188,80 @@ def _kind(subject: str) -> str:
     if "Runde 1 – Ergebnis" in subject:
         return "result"
     return f"unexpected: {subject}"
+
+
+# --- a hard crash: gm-daemon run as a process, killed with SIGKILL mid-burst ----------------
+
+DAEMON = [sys.executable, "-c", "import sys; from gm_daemon.cli import main; sys.exit(main())"]
+
+
+def _start_daemon(config: Path, log: Path) -> subprocess.Popen[bytes]:
+    with log.open("ab") as out:
+        return subprocess.Popen(
+            [*DAEMON, "run", "--config", str(config)],
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=out,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+
+
+def _replies(stack: MailStack) -> list[tuple[str, str]]:
+    """(In-Reply-To, Message-ID) of every mail in every player's mailbox."""
+    found = []
+    for player in PLAYERS:
+        for raw in stack.messages(player):
+            mail = email.message_from_bytes(raw, policy=email.policy.default)
+            found.append((str(mail["In-Reply-To"] or ""), str(mail["Message-ID"])))
+    return found
+
+
+def _wait(condition: Callable[[], bool], timeout: float, what: str, log: Path) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what} within {timeout} s\n{log.read_text()[-3000:]}")
+        time.sleep(0.05)
+
+
+def test_sigkill_mid_burst_loses_nothing(tmp_path: Path, empty_mailstack: MailStack) -> None:
+    stack = empty_mailstack
+    config = _config(tmp_path, stack, every="1d")
+    log = tmp_path / "daemon.log"
+    orders = {
+        f"<burst-{i}-{player.split('@')[0]}@players.test>": player
+        for i in range(8)
+        for player in PLAYERS
+    }
+    pending = list(orders.items())
+    first = _start_daemon(config, log)
+    try:
+        _wait(lambda: len(_replies(stack)) >= len(PLAYERS), 30, "welcome mails", log)
+        while pending:  # one by one while the daemon works, until its first acknowledgement
+            message_id, player = pending.pop(0)
+            stack.deliver(stack.gm, _orders(player, message_id), player)
+            if any(rt in orders for rt, _ in _replies(stack)):
+                break
+    finally:
+        first.send_signal(signal.SIGKILL)  # in the middle of the burst
+        first.wait(10)
+    for message_id, player in pending:  # the rest arrives while no daemon runs
+        stack.deliver(stack.gm, _orders(player, message_id), player)
+    second = _start_daemon(config, log)
+    try:
+        _wait(lambda: log.read_text().count("gm-daemon running") == 2, 30, "restart", log)
+        answered = lambda: {rt for rt, _ in _replies(stack)} >= set(orders)  # noqa: E731
+        _wait(answered, 60, "all answered", log)
+    finally:
+        second.send_signal(signal.SIGTERM)
+        assert second.wait(30) == 0, log.read_text()[-3000:]
+    replies = [(rt, mid) for rt, mid in _replies(stack) if rt in orders]
+    distinct = {rt: {mid for r, mid in replies if r == rt} for rt in orders}
+    assert all(len(ids) == 1 for ids in distinct.values()), distinct
+    # A copy of the *same* reply may go out again only if the kill hit between the SMTP
+    # server's 250 and the outbox commit (at-least-once sending); never a second reply.
+    copies = Counter(mid for _, mid in replies)
+    assert max(copies.values()) <= 2, copies
+    gm_box = stack.flags(stack.gm)
+    assert len(gm_box) == len(orders)
+    assert all("\\Seen" in flags for _, flags in gm_box)
