@@ -5,7 +5,7 @@ cards conserved (hands + pile + table + collected + out of game = the box), hand
 above 10, the player on turn able to play, kegs held for every colour on the table, D&D rows
 within their length, the K&Q grid within 6 x 3 and below 30 duke points.
 
-By default a few hundred games run (about 10 s). The long run plays thousands:
+By default 200 games run (about 8 s). The long run plays thousands:
 
     .venv/bin/pytest tests/hornberg/test_properties.py -m slow
 """
@@ -19,7 +19,7 @@ import pytest
 
 from .randomplay import GameStats, play_game
 
-DEFAULT_GAMES = 120  # per variant
+DEFAULT_GAMES = 100  # per variant
 SLOW_GAMES = 2000  # per variant, under -m slow
 
 OPTION_SETS: dict[str, list[dict[str, Any]]] = {
