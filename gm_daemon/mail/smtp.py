@@ -146,8 +146,8 @@ def _abort(client: aiosmtplib.SMTP, transport: asyncio.BaseTransport | None) -> 
     turns and leaks the socket when the loop ends first; abort() releases it right away.
     (aiosmtplib's connect() closes gently by itself on a failed login, hence the separate
     login call.)"""
-    if isinstance(transport, asyncio.Transport) and not transport.is_closing():
-        transport.abort()
+    if isinstance(transport, asyncio.Transport):
+        transport.abort()  # also when already closing: a TLS close may still hold the socket
     client.close()
 
 

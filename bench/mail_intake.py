@@ -1,0 +1,218 @@
+"""Order mails per second from IMAP to stored acknowledgement, against the raw IMAP fetch rate
+of the same server, measured in the same run.
+
+Run by hand from the repository root, as root, with the mail stack installed
+(scripts/install-mailstack.sh):
+
+    .venv/bin/python bench/mail_intake.py [--mails 500] [--players 8] [--repeat 3]
+
+It starts a private Postfix + Dovecot (tests/mailstack), submits ``--mails`` High Noon order
+mails from registered players to gm@gm.test and waits until all are visible over IMAP. Then:
+
+* raw: one aioimaplib session, ``UID FETCH 1:* (UID BODY.PEEK[])`` — the server's and the
+  library's ceiling for getting the bytes out (best of ``--repeat``);
+* fetch(): the daemon's ImapInbox.fetch() of the same unseen mails (NOOP, UID SEARCH UNSEEN,
+  batched UID FETCH) — what our transport adds;
+* intake: the real Daemon (transport "imap") doing fetch_mail() (fetch, store, \\Seen each)
+  and process_pending() (decode, parse, validate, store orders, queue the acknowledgement)
+  until every mail has its acknowledgement stored in the outbox. Sending is not measured.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sqlite3
+import ssl
+import sys
+import tempfile
+import time
+from contextlib import closing
+from email.message import EmailMessage
+from email.utils import make_msgid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import aiosmtplib  # noqa: E402
+from aioimaplib import IMAP4_SSL  # noqa: E402
+
+from gm_daemon.daemon import Daemon  # noqa: E402
+from gm_daemon.mail.imap import ImapInbox, parse_fetch  # noqa: E402
+from tests.mailstack import MailStack  # noqa: E402
+
+
+def _config(folder: Path, stack: MailStack, players: list[str]) -> Path:
+    secret = folder / "password"
+    secret.write_text(stack.users[stack.gm])
+    seats = "".join(
+        f'[[games.players]]\nname = "Spieler {i}"\nemail = "{address}"\ncode = "CODE-{i:04d}"\n\n'
+        for i, address in enumerate(players, 1)
+    )
+    path = folder / "gm.toml"
+    path.write_text(
+        f"""[daemon]
+database = "{folder / "gm.sqlite"}"
+log_level = "WARNING"
+
+[mail]
+address = "{stack.gm}"
+transport = "imap"
+max_mails_per_hour = 1000000
+
+[mail.imap]
+host = "{stack.host}"
+port = {stack.imaps_port}
+security = "tls"
+username = "{stack.gm}"
+password_file = "{secret}"
+ca_file = "{stack.cert_path}"
+
+[mail.smtp]
+host = "{stack.host}"
+port = {stack.smtp_port}
+security = "none"
+
+[[games]]
+id = "hn1"
+kind = "highnoon"
+seed = "bench"
+
+[games.deadlines]
+every = "7d"
+
+{seats}""",
+        encoding="utf-8",
+    )
+    return path
+
+
+def _order(number: int, player: str, seat: int) -> EmailMessage:
+    msg = EmailMessage()
+    msg["From"] = f"Spieler {seat} <{player}>"
+    msg["To"] = "gm@gm.test"
+    msg["Subject"] = f"[hn1] Befehle {number}"
+    msg["Message-ID"] = make_msgid(domain="players.test")
+    msg.set_content(f"Hallo,\n\nCode: CODE-{seat:04d}\nHerausforderungen: keine\n\nGruß\n")
+    return msg
+
+
+async def _submit(stack: MailStack, players: list[str], count: int) -> float:
+    """Submit ``count`` order mails over one SMTP connection; seconds until all visible."""
+    start = time.perf_counter()
+    async with aiosmtplib.SMTP(
+        hostname=stack.host, port=stack.smtp_port, local_hostname="players.test", start_tls=False
+    ) as smtp:
+        for number in range(count):
+            seat = number % len(players) + 1
+            player = players[seat - 1]
+            await smtp.send_message(
+                _order(number, player, seat), sender=player, recipients=[stack.gm]
+            )
+    visible = await asyncio.to_thread(stack.wait_for_messages, stack.gm, count, 300.0)
+    if len(visible) < count:
+        raise SystemExit(f"only {len(visible)} of {count} mails arrived")
+    return time.perf_counter() - start
+
+
+async def _raw_fetch(stack: MailStack, context: ssl.SSLContext, count: int) -> float:
+    """Seconds for one UID FETCH of every message (BODY.PEEK[]) with plain aioimaplib."""
+    client = IMAP4_SSL(host=stack.host, port=stack.imaps_port, ssl_context=context, timeout=60)
+    await client.wait_hello_from_server()
+    await client.login(stack.gm, stack.users[stack.gm])
+    await client.select("INBOX")
+    start = time.perf_counter()
+    response = await client.uid("fetch", "1:*", "(UID BODY.PEEK[])")
+    elapsed = time.perf_counter() - start
+    got = len(parse_fetch(response.lines))
+    await client.logout()
+    if got != count:
+        raise SystemExit(f"raw fetch returned {got} of {count}")
+    return elapsed
+
+
+async def _inbox_fetch(stack: MailStack, context: ssl.SSLContext, count: int) -> float:
+    inbox = ImapInbox(
+        stack.host, stack.imaps_port, "tls", stack.gm, stack.users[stack.gm], ssl_context=context
+    )
+    try:
+        await inbox.fetch()  # connect and log in outside the measurement
+        start = time.perf_counter()
+        mails = await inbox.fetch()
+        elapsed = time.perf_counter() - start
+    finally:
+        await inbox.close()
+    if len(mails) != count:
+        raise SystemExit(f"ImapInbox.fetch returned {len(mails)} of {count}")
+    return elapsed
+
+
+async def _intake(config: Path, database: Path, count: int) -> tuple[float, float]:
+    """Seconds for the real daemon to fetch, store and mark ``count`` mails (fetch_mail),
+    and then to read them and queue every acknowledgement (process_pending)."""
+    daemon = Daemon(config)
+    try:
+        daemon.referee.sync()  # starts the game: welcome mails queued (not sent, not timed)
+        before = _outbox_rows(database)
+        start = time.perf_counter()
+        stored = await daemon.fetch_mail()
+        fetched = time.perf_counter()
+        daemon.intake.process_pending()
+        processed = time.perf_counter()
+    finally:
+        await daemon.close()
+    acks = _outbox_rows(database) - before
+    if stored != count or acks != count:
+        raise SystemExit(f"intake stored {stored} and acknowledged {acks} of {count} mails")
+    return fetched - start, processed - fetched
+
+
+def _outbox_rows(database: Path) -> int:
+    with closing(sqlite3.connect(database)) as db:
+        return int(db.execute("SELECT count(*) FROM outbox").fetchone()[0])
+
+
+def _verdicts(database: Path) -> dict[str, int]:
+    with closing(sqlite3.connect(database)) as db:
+        rows = db.execute("SELECT verdict, count(*) FROM inbox GROUP BY verdict").fetchall()
+    return {str(verdict): int(n) for verdict, n in rows}
+
+
+async def _bench(args: argparse.Namespace, stack: MailStack) -> None:
+    players = stack.players[: args.players]
+    context = stack.ssl_context()
+    submit = await _submit(stack, players, args.mails)
+    print(f"setup: {args.mails} order mails submitted and visible in {submit:.1f} s")
+    raw = min([await _raw_fetch(stack, context, args.mails) for _ in range(args.repeat)])
+    ours = min([await _inbox_fetch(stack, context, args.mails) for _ in range(args.repeat)])
+    with tempfile.TemporaryDirectory(prefix="gm-bench-") as folder:
+        config = _config(Path(folder), stack, players)
+        store, process = await _intake(config, Path(folder) / "gm.sqlite", args.mails)
+        verdicts = _verdicts(Path(folder) / "gm.sqlite")
+    n, intake = args.mails, store + process
+    rows = [
+        ("raw IMAP fetch (aioimaplib, one UID FETCH)", raw),
+        ("ImapInbox.fetch()", ours),
+        ("intake to stored acknowledgement", intake),
+        ("  of which fetch + store + \\Seen", store),
+        ("  of which decode + parse + ack queued", process),
+    ]
+    for label, seconds in rows:
+        print(f"{label:<44} {n / seconds:9.0f} mails/s  ({seconds:.3f} s)")
+    print(f"ratio intake / raw fetch: {raw / intake:.3f}   fetch() / raw fetch: {raw / ours:.3f}")
+    print(f"verdicts: {verdicts}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mails", type=int, default=500)
+    parser.add_argument("--players", type=int, default=8)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    with MailStack(players=args.players) as stack:
+        asyncio.run(_bench(args, stack))
+
+
+if __name__ == "__main__":
+    main()
