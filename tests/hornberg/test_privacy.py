@@ -27,7 +27,7 @@ def assert_private(state: State, report: Report, lang: str) -> None:
     assert "Deine Hand" not in report.public and "Your hand" not in report.public
     for seat in state.seat_ids:
         mail = report.public + report.private.get(seat, "")
-        assert hands[seat] in report.private[seat]
+        assert state.finished or hands[seat] in report.private[seat]
         for other in state.seat_ids:
             if other != seat and state.hands[other]:
                 assert hands[other] not in mail, f"{other}'s hand in the mail to {seat}"

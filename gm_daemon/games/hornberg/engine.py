@@ -121,13 +121,11 @@ class Hornberg:
 
     def report(self, before: State, resolution: Resolution[State, Orders], lang: Lang) -> Report:
         after = resolution.state
-        public = (
-            events_text(before, after, resolution.events, lang) + "\n\n" + state_text(after, lang)
-        )
-        private = {
-            seat: private_text(before, after, seat, resolution.events, lang)
-            for seat in after.seat_ids
-        }
+        public = events_text(after, resolution.events, lang) + "\n"
+        if not after.finished:  # the final standings are part of the events already
+            public += "\n" + state_text(after, lang)
+        texts = {s: private_text(before, after, s, resolution.events, lang) for s in after.seat_ids}
+        private = {seat: text for seat, text in texts.items() if text}
         return Report(public=public, private=private, attachments=[_picture(after)])
 
     def public_state(self, state: State) -> dict[str, Any]:
@@ -136,7 +134,7 @@ class Hornberg:
     # --- helpers ---------------------------------------------------------------------
     @staticmethod
     def _private(state: State, seat: str, lang: Lang) -> str:
-        if seat not in state.hands:
+        if seat not in state.hands or state.finished:
             return ""
         return "\n".join([hand_text(state, seat, lang), *turn_notice(state, seat, lang)]) + "\n"
 

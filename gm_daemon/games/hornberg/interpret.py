@@ -61,8 +61,8 @@ def _kq_move(state: State, written: Written, code: str) -> Move | Refusal:
     kind = written.card.kind
     if kind == "cannon":
         return _kq_cannon(state, written, code)
-    if written.form != "on":
-        return Refusal("kq_duke_form" if kind == "duke" else "kq_beer_form", {"card": code})
+    if written.form != "on":  # only a duke can be written otherwise: "verlängert Reihe II"
+        return Refusal("kq_duke_form", {"card": code})
     if written.cell is not None:
         on = _cannon_at_label(state, written.cell)
     else:

@@ -46,7 +46,6 @@ _FORM = {
     "dd_duke_form",
     "bad_row",
     "kq_duke_form",
-    "kq_beer_form",
     "kq_cannon_form",
     "no_such_cell",
     "dd_need_row",
@@ -116,7 +115,7 @@ class Reader:
         if not self.on_turn:
             return say(self.lang, "hint_plan_forms")
         summary = legal_text(self.state, self.seat, self.lang)
-        return say(self.lang, "still_on_turn") + " " + say(self.lang, "hint_legal", summary=summary)
+        return say(self.lang, "hint_legal", summary=summary)
 
     def problem(
         self, line: Line | None, kind: ProblemKind, key: str, hint: str = "", /, **v: object

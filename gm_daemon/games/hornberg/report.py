@@ -30,14 +30,14 @@ def variant_name(state: State) -> str:
 
 
 # --- what happened ---------------------------------------------------------------------
-def events_text(before: State, after: State, events: list[Event], lang: str) -> str:
+def events_text(after: State, events: list[Event], lang: str) -> str:
     lines: list[str] = []
     for event in events:
-        lines += _event_lines(before, after, event, lang)
+        lines += _event_lines(after, event, lang)
     return "\n".join(lines)
 
 
-def _event_lines(before: State, after: State, event: Event, lang: str) -> list[str]:
+def _event_lines(after: State, event: Event, lang: str) -> list[str]:
     kind = event["type"]
     name = after.name(event.get("seat", ""))
     if kind == "play":
@@ -214,6 +214,8 @@ def deal_text(state: State, lang: str) -> str:
 def private_text(
     before: State | None, after: State, seat: str, events: list[Event], lang: str
 ) -> str:
+    if after.finished:
+        return ""
     lines = [hand_text(after, seat, lang)]
     if before is not None and before.round == after.round:
         drawn = Counter(after.hands.get(seat, [])) - Counter(before.hands.get(seat, []))

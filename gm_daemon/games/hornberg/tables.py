@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from gm_daemon.games.hornberg import cards, kq
 from gm_daemon.games.hornberg.dd import ROW_NAMES, stack_text
-from gm_daemon.games.hornberg.model import Row, State
+from gm_daemon.games.hornberg.kq import XY
+from gm_daemon.games.hornberg.model import Cell, Row, State
 from gm_daemon.games.hornberg.texts import pick, wrap
 from gm_daemon.games.hornberg.window import Window, window
 
@@ -142,7 +143,7 @@ def kq_grid_text(state: State, lang: str) -> str:
     return "\n".join(lines)
 
 
-def _cell_text(xy: tuple[int, int], occupied: dict, legal: set) -> str:  # type: ignore[type-arg]
+def _cell_text(xy: XY, occupied: dict[XY, Cell], legal: set[XY]) -> str:
     if xy in occupied:
         cell = occupied[xy]
         return f"{stack_text(cell.cannon, cell.beer):<{CELL_WIDTH}}"

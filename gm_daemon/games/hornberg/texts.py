@@ -107,10 +107,6 @@ _TEXTS: dict[str, tuple[str, str]] = {
         "'{card} auf gr1'.",
         "In Kreuz & Quer a duke goes on the free cannon of a finishable line: '{card} on grn1'.",
     ),
-    "kq_beer_form": (
-        "Ein Bier liegt auf einer freien Kanone: '{card} auf ro4'.",
-        "A beer goes on a free cannon: '{card} on red4'.",
-    ),
     "kq_cannon_form": (
         "Bei Kreuz & Quer gibt es keine Reihen I–III: nenne ein Feld ('{card} auf B4') "
         "oder einen Nachbarn ('{card} O von ge2').",
@@ -182,22 +178,23 @@ _TEXTS: dict[str, tuple[str, str]] = {
         "Du bist nicht am Zug (am Zug: {name}).",
         "It is not your turn ({name} is to move).",
     ),
-    "still_on_turn": ("Du bist weiterhin am Zug.", "It is still your turn."),
-    "hint_legal": ("Möglich wären:\n{summary}", "You could play:\n{summary}"),
+    "hint_legal": (
+        "eine dieser Karten (Du bist weiterhin am Zug):\n{summary}",
+        "one of these plays (it is still your turn):\n{summary}",
+    ),
     "hint_forms_dd": (
-        "Beispiele: 'Kanone ge3 an Reihe III', 'Bier 6 auf ro4', 'Herzog 2 verlängert Reihe "
-        "II', 'Herzog 1 verkürzt Reihe I'.",
-        "Examples: 'cannon yel3 to row III', 'beer 6 on red4', 'duke 2 extends row II', "
+        "etwa 'Kanone ge3 an Reihe III', 'Bier 6 auf ro4', 'Herzog 2 verlängert Reihe II', "
+        "'Herzog 1 verkürzt Reihe I'.",
+        "e.g. 'cannon yel3 to row III', 'beer 6 on red4', 'duke 2 extends row II', "
         "'duke 1 shortens row I'.",
     ),
     "hint_forms_kq": (
-        "Beispiele: 'Kanone bl5 auf B4', 'ro4 O von ge2', 'Bier 0 auf bl2', "
-        "'Herzog 7 auf gr1 Zeile'.",
-        "Examples: 'cannon blu5 at B4', 'red4 E of yel2', 'beer 0 on blu2', 'duke 7 on grn1 row'.",
+        "etwa 'Kanone bl5 auf B4', 'ro4 O von ge2', 'Bier 0 auf bl2', 'Herzog 7 auf gr1 Zeile'.",
+        "e.g. 'cannon blu5 at B4', 'red4 E of yel2', 'beer 0 on blu2', 'duke 7 on grn1 row'.",
     ),
     "hint_plan_forms": (
-        "Im PLAN: 'ro4 O von ge2', 'Bier 5 auf ro4', 'Herzog 7 auf gr1 Zeile'.",
-        "In a PLAN: 'red4 E of yel2', 'beer 5 on red4', 'duke 7 on grn1 row'.",
+        "im PLAN feste Formen wie 'ro4 O von ge2', 'Bier 5 auf ro4', 'Herzog 7 auf gr1 Zeile'.",
+        "in a PLAN stable forms like 'red4 E of yel2', 'beer 5 on red4', 'duke 7 on grn1 row'.",
     ),
 }
 
