@@ -28,8 +28,8 @@ log = logging.getLogger(__name__)
 # ("Code X", "Runde 5"), but a round marker must carry a number, so an order line such as
 # "Zug: Nord+" or "Zugabgabe: ..." still reaches the game; "Spiel:" needs its colon.
 _HEADER = re.compile(
-    r"^\s*(?:(?P<game>spiel|game)\s*[:=]\s*(?P<game_id>\S+)"
-    r"|code\b\s*[:=]?\s*(?P<code>\S+)"
+    r"^\s*[\"'„“‚‘»«]?\s*(?:(?P<game>spiel|game)\s*[:=]\s*(?P<game_id>\S+)"
+    r"|(?:mein\s+|my\s+)?code\b\s*[:=]?\s*(?P<code>[^\s:=].*?)"
     r"|(?P<marker>runde|round|zug|turn|phase)\b\s*[:=]?\s*(?P<number>\d+)\b.*"
     r")\s*$",
     re.IGNORECASE,
@@ -50,6 +50,7 @@ class Envelope:
     """What the daemon itself reads out of a mail before the game sees it."""
 
     code: str | None = None
+    code_line: int | None = None
     game: str | None = None
     phase: int | None = None
     phase_text: str = ""
@@ -65,8 +66,9 @@ def read_envelope(lines: Sequence[Line]) -> Envelope:
         if match:
             if match["code"]:
                 envelope.code = match["code"]
+                envelope.code_line = line.no
             elif match["game_id"]:
-                envelope.game = match["game_id"].strip("[]")
+                envelope.game = match["game_id"].strip("[]\"'„“”»«")
             else:
                 envelope.phase_text = line.text.strip()
                 envelope.phase = int(match["number"])
@@ -158,7 +160,19 @@ class Intake:
         if envelope.command == "help":
             return self._help(loaded, player, incoming)
         if not self._code_ok(player, incoming, envelope):
-            self._notice(loaded, player, incoming, loaded.lang, "bad_code_subject", "bad_code")
+            if envelope.code is None:
+                self._notice(loaded, player, incoming, loaded.lang, "bad_code_subject", "bad_code")
+            else:
+                self._notice(
+                    loaded,
+                    player,
+                    incoming,
+                    loaded.lang,
+                    "bad_code_subject",
+                    "wrong_code",
+                    line=envelope.code_line,
+                    given=envelope.code,
+                )
             return Verdict("bad code", player.game_id)
         return self._for_game(row, loaded, player, incoming, envelope)
 
@@ -273,10 +287,13 @@ class Intake:
 
     @staticmethod
     def _code_ok(player: PlayerRow, incoming: Incoming, envelope: Envelope) -> bool:
-        code = player.code.lower()
+        """Letters and digits count, case and punctuation do not: "HANS-5678.", "hans 5678"
+        and a code copied with the welcome mail's quotes all match HANS-5678."""
+        code = _letters_digits(player.code)
         if envelope.code is not None:
-            return envelope.code.lower() == code
-        return code in re.split(r"[^0-9a-z-]+", incoming.subject.lower())
+            written = envelope.code.split()
+            return code in {_letters_digits(envelope.code), _letters_digits(written[0])}
+        return player.code.lower() in re.split(r"[^0-9a-z-]+", incoming.subject.lower())
 
     # --- commands ----------------------------------------------------------------------
     def _help(self, loaded: Loaded, player: PlayerRow, incoming: Incoming) -> Verdict:
@@ -429,6 +446,10 @@ class Intake:
             "unknown-sender",
             Text(subject, "\n\n".join(parts) + "\n"),
         )
+
+
+def _letters_digits(text: str) -> str:
+    return "".join(c for c in text.lower() if c.isalnum())
 
 
 def _names_game(game_id: str, subject: str, named: str | None) -> bool:

@@ -1,0 +1,82 @@
+"""Who may send orders: the registered address with the player's code. Codes are typed by
+hand or copied from the welcome mail, with whatever comes along; a wrong code is named."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.daemon_harness import DaemonHarness
+
+ORDERS = "Langsam: 19\n"
+
+
+@pytest.mark.parametrize(
+    "code_line",
+    [
+        "Code: HANS-5678",
+        "code: hans-5678",
+        "CODE HANS-5678",
+        "Code: HANS-5678.",
+        "Code: HANS 5678",
+        "Code: hans5678",
+        "Code: „HANS-5678“",
+        '"Code: HANS-5678"',  # copied with the welcome mail's quotes
+        "Code: HANS-5678 (Hans Glück)",
+        "Mein Code: HANS-5678",
+        "Code:\u00a0HANS-5678",
+    ],
+)
+def test_the_code_as_players_write_it(club: DaemonHarness, code_line: str) -> None:
+    club.send("hans@example.org", f"{code_line}\n{ORDERS}", subject="[hn1] Befehle")
+    (ack,) = club.run()
+    assert "Befehle angenommen" in ack["Subject"]
+    assert "Duell gegen A. Langsam: 19" in club.body(ack)
+
+
+def test_a_wrong_code_is_named_with_its_line(club: DaemonHarness) -> None:
+    club.send("hans@example.org", f"Hallo,\nCode: HANS-5687\n{ORDERS}", subject="[hn1]")
+    (reply,) = club.run()
+    assert "Code fehlt oder ist falsch" in reply["Subject"]
+    body = club.body(reply)
+    assert "Zeile 2: „HANS-5687“ ist nicht Ihr persönlicher Code." in body
+    assert "HANS-5678" not in body  # never reveal the right code to whoever sent this
+
+
+def test_a_missing_code_is_explained(club: DaemonHarness) -> None:
+    club.send("hans@example.org", ORDERS, subject="[hn1] Befehle")
+    (reply,) = club.run()
+    assert 'Schreiben Sie eine Zeile "Code: ..."' in club.body(reply)
+    assert "HANS-5678" not in club.body(reply)
+
+
+def test_another_players_code_does_not_work(club: DaemonHarness) -> None:
+    club.send("hans@example.org", f"Code: EGON-1234\n{ORDERS}", subject="[hn1] Befehle")
+    (reply,) = club.run()
+    assert "Code fehlt oder ist falsch" in reply["Subject"]
+
+
+def test_a_second_address_is_told_in_both_languages_until_the_gm_adds_it(
+    club: DaemonHarness,
+) -> None:
+    club.send("Hans <hans.glueck@gmail.example>", f"Code: HANS-5678\n{ORDERS}", subject="[hn1]")
+    (reply,) = club.run()
+    assert reply["To"] == "hans.glueck@gmail.example"
+    assert reply["Subject"] == "Absender unbekannt / Unknown sender"
+    body = club.body(reply)
+    assert "hans.glueck@gmail.example" in body and "not registered" in body
+    assert "Glück" not in body and "hn1" not in body  # reveals nothing about the games
+    code, _out = club.cli(
+        "replace-player",
+        "--game",
+        "hn1",
+        "--player",
+        "Glück",
+        "--email",
+        "hans.glueck@gmail.example",
+    )
+    assert code == 0
+    club.send("hans.glueck@gmail.example", f"Code: HANS-5678\n{ORDERS}", subject="[hn1]")
+    club.send("hans@example.org", f"Code: HANS-5678\n{ORDERS}", subject="[hn1]")
+    ack, old = club.run()
+    assert "Befehle angenommen" in ack["Subject"]
+    assert old["Subject"] == "Absender unbekannt / Unknown sender"
