@@ -58,8 +58,8 @@ def _canvas(width: int, height: int, title: str) -> tuple[Image.Image, ImageDraw
 
 def _title(state: State) -> str:
     if state.finished:
-        return f"Hornberg – Runde/round {state.round} – Ende/end"
-    return f"Hornberg – Runde/round {state.round} – Zug/turn {state.turn}"
+        return f"Hornberg - Runde/round {state.round} - Ende/end"
+    return f"Hornberg - Runde/round {state.round} - Zug/turn {state.turn}"
 
 
 def _card(draw: ImageDraw.ImageDraw, x: int, y: int, cannon: str, beer: str | None) -> None:
