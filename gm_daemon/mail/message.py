@@ -204,14 +204,16 @@ def _autoreply_header(headers: _Headers) -> str | None:
 
 def body_text(msg: Message) -> str:
     """The body as plain text with "\\n" line ends: the first text/plain part that is not an
-    attachment, else the first such text/html part rendered as text."""
+    attachment (unless it is blank), else the first such text/html part rendered as text."""
     found: dict[str, Message] = {}
     for part in _leaf_parts(msg):
         ctype = part.get_content_type()
         kind = ctype if ctype in ("text/plain", "text/html") else part.get_content_maintype()
         found.setdefault(kind, part)
     if "text/plain" in found:
-        return _plain_text(found["text/plain"])
+        plain = _plain_text(found["text/plain"])
+        if plain.strip() or "text/html" not in found:  # some apps send a blank plain part
+            return plain
     if "text/html" in found:
         return _tidy(html_to_text(_decoded_payload(found["text/html"])))
     if "text" in found:  # text/enriched, text/markdown …: better raw than nothing
