@@ -11,7 +11,6 @@ configurable from a small palette whose spellings the order grammar knows.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -151,7 +150,3 @@ def sorted_hand(codes: Iterable[str], colours: Sequence[str]) -> list[str]:
 def lowest(codes: Iterable[str], colours: Sequence[str]) -> str | None:
     ordered = sorted(codes, key=lambda code: sort_key(code, colours))
     return ordered[0] if ordered else None
-
-
-def multiset(codes: Iterable[str]) -> Counter[str]:
-    return Counter(codes)
