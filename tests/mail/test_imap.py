@@ -270,3 +270,35 @@ def test_missing_folder_is_permanent(mailstack: MailStack) -> None:
             await inbox.fetch()
 
     _run(_inbox(mailstack, folder="Nirgendwo"), scenario)
+
+
+@pytest.mark.mailstack
+def test_idle_is_renewed_and_still_wakes(
+    empty_mailstack: MailStack, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Servers drop an IDLE after 30 minutes; we re-issue it in time (here every 0.3 s)."""
+    monkeypatch.setattr("gm_daemon.mail.imap.IDLE_RENEW_SECONDS", 0.3)
+    stack = empty_mailstack
+    idles: list[float] = []
+    original = ImapInbox._idle_once
+
+    async def counted(self: ImapInbox, session: object, seconds: float) -> bool:
+        idles.append(seconds)
+        return await original(self, session, seconds)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ImapInbox, "_idle_once", counted)
+
+    async def scenario(inbox: ImapInbox) -> tuple[float, float]:
+        await inbox.fetch()
+        start = time.monotonic()
+        await inbox.wait(1.0)  # three or four IDLE commands, no mail
+        quiet = time.monotonic() - start
+        assert len(idles) >= 3 and max(idles) <= 0.3
+        asyncio.get_running_loop().call_later(0.8, stack.deliver, stack.gm, _mail("late"))
+        start = time.monotonic()
+        await inbox.wait(20)
+        return quiet, time.monotonic() - start
+
+    quiet, woken = _run(_inbox(stack), scenario)
+    assert 0.95 <= quiet < 2
+    assert 0.8 <= woken < 5
