@@ -10,6 +10,7 @@ import argparse
 import asyncio
 import json
 import logging
+import re
 import sys
 from collections.abc import Sequence
 from datetime import datetime
@@ -266,7 +267,7 @@ def _parse(options: argparse.Namespace) -> int:
     if loaded is None:
         raise LookupError(f"no running game {options.game!r}")
     player = referee.find_player(options.game, options.player)
-    text = options.file.read_text(encoding="utf-8") if options.file else sys.stdin.read()
+    text = _order_text(options.file.read_bytes() if options.file else sys.stdin.buffer.read())
     envelope = read_envelope(order_lines(text))
     try:
         accepted = loaded.engine.read_orders(envelope.lines, loaded.state, player.seat, loaded.lang)
@@ -276,6 +277,17 @@ def _parse(options: argparse.Namespace) -> int:
     print(loaded.engine.describe_orders(loaded.state, player.seat, accepted.orders, loaded.lang))
     print(warnings_text(accepted.warnings, loaded.lang), end="")
     return 0
+
+
+def _order_text(data: bytes) -> str:
+    """The order text of a file: a whole mail saved from a client (.eml) is read as the
+    daemon reads it (body part, charset, quotes); anything else is plain text."""
+    from gm_daemon.mail.message import decode_bytes, parse_incoming
+
+    head = data.split(b"\n\n", 1)[0].split(b"\r\n\r\n", 1)[0]
+    if re.match(rb"(?im)^(from|subject|content-type|message-id|received|return-path):", head):
+        return parse_incoming(data, "").text
+    return decode_bytes(data, "utf-8")
 
 
 __all__ = ["main"]

@@ -121,3 +121,18 @@ def test_status_names_undeliverable_mail(tmp_path) -> None:
     assert "undeliverable mail #1 (hn1 welcome) to egon@example.org: 421 try again later" in out
     failed = json.loads(h.cli("status", "--json")[1])["failed"]
     assert [row["recipient"] for row in failed] == ["egon@example.org"]
+
+
+def test_parse_reads_a_saved_mail_as_the_daemon_does(club: DaemonHarness) -> None:
+    from tests.acceptance.conftest import FIXTURES
+
+    mail = FIXTURES / "outlook_reply_header_block.eml"
+    code, out = club.cli("parse", "--game", "hn1", "--player", "Glück", str(mail))
+    assert code == 0
+    assert "Duell gegen A. Langsam: 17, 12\nDuell gegen V. Pech: 5, 2" in out
+    assert "Content-Type" not in out and "Gesendet" not in out
+    text = club.root / "orders.txt"
+    text.write_bytes("Langsam 19\nPech: 25\n".encode("cp1252"))
+    code, out = club.cli("parse", "--game", "hn1", "--player", "h-glueck", str(text))
+    assert code == 1 and 'Zeile 2: "Pech: 25"' in out
+    assert club.run() == []  # parse stores and sends nothing
