@@ -134,8 +134,7 @@ class Reader:
     def read(self, lines: Sequence[Line]) -> Orders:
         for line in lines:
             self._read_line(line)
-        self._whole_submission()
-        orders = self._orders()
+        orders = self._orders() if self._whole_submission_ok() else None
         if self.problems:
             raise OrdersRejected(sorted(self.problems, key=lambda p: p.line or 0))
         assert orders is not None
@@ -165,19 +164,22 @@ class Reader:
         elif isinstance(item, Ignored | TurnHead):
             return
 
-    def _whole_submission(self) -> None:
+    def _whole_submission_ok(self) -> bool:
+        """Problems of the mail as a whole; after them the single plays are not looked at."""
         if self.state.finished:
             self.problem(None, ProblemKind.ILLEGAL, "game_over")
         elif self.seat in self.state.out:
             self.problem(None, ProblemKind.ILLEGAL, "out_this_round")
-        elif not self.plays and not self.problems:
-            self.problem(None, ProblemKind.SYNTAX, "no_play", self.forms_hint())
+        elif not self.plays:
+            if not self.problems:
+                self.problem(None, ProblemKind.SYNTAX, "no_play", self.forms_hint())
         elif self.plan is not None and not self.state.options.plans:
             self.problem(None, ProblemKind.ILLEGAL, "plans_off")
+        else:
+            return True
+        return False
 
     def _orders(self) -> Orders | None:
-        if self.problems:
-            return None
         if self.plan is None and self.on_turn:
             return self._single_play()
         if self.plan is None:
