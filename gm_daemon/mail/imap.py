@@ -282,15 +282,28 @@ class ImapInbox:
             _abort(session.client)
 
     async def _call(
-        self, session: _Session, awaitable: Awaitable[T], timeout: float | None = -1
+        self,
+        session: _Session,
+        awaitable: Awaitable[T],
+        timeout: float | None = -1,
+        *,
+        cancel_safe: bool = False,
     ) -> T:
         """Await an aioimaplib call, but fail at once when the connection drops (aioimaplib
-        itself would wait for its timeout) and after ``timeout`` (default: the inbox's)."""
+        itself would wait for its timeout) and after ``timeout`` (default: the inbox's).
+        Cancelled halfway, a command leaves the session in an unknown state, so the session
+        is dropped, unless the call is ``cancel_safe`` (waiting for an IDLE push is)."""
         task = asyncio.ensure_future(awaitable)
         limit = self._timeout if timeout == -1 else timeout
-        done, _ = await asyncio.wait(
-            {task, session.lost}, timeout=limit, return_when=asyncio.FIRST_COMPLETED
-        )
+        try:
+            done, _ = await asyncio.wait(
+                {task, session.lost}, timeout=limit, return_when=asyncio.FIRST_COMPLETED
+            )
+        except asyncio.CancelledError:
+            task.cancel()
+            if not cancel_safe and self._session is session:
+                self._drop()
+            raise
         if task in done:
             return task.result()
         task.cancel()
@@ -364,10 +377,14 @@ class ImapInbox:
         return session if "IDLE" in session.capabilities else None
 
     async def _idle_until(self, session: _Session, deadline: float) -> None:
-        unseen = {(session.uidvalidity, uid) for uid in await self._unseen(session)}
-        if unseen - self._returned:
-            return  # arrived after the last fetch(), before we could IDLE
+        """IDLE in rounds of at most IDLE_RENEW_SECONDS. Before each round, look for mail
+        that came while we were not idling (after the last fetch(), or in the gap between
+        two rounds): the server announces such mail only once, outside of any IDLE."""
         while (remaining := deadline - time.monotonic()) > 0:
+            await self._reap_idle(session)
+            unseen = {(session.uidvalidity, uid) for uid in await self._unseen(session)}
+            if unseen - self._returned:
+                return
             if await self._idle_once(session, min(remaining, IDLE_RENEW_SECONDS)):
                 return
 
@@ -385,7 +402,9 @@ class ImapInbox:
             until = time.monotonic() + seconds
             while (remaining := until - time.monotonic()) > 0:
                 try:
-                    push = await self._call(session, client.wait_server_push(), remaining + 1)
+                    push = await self._call(
+                        session, client.wait_server_push(), remaining + 1, cancel_safe=True
+                    )
                 except TimeoutError:
                     return False
                 if push == STOP_WAIT_SERVER_PUSH:
