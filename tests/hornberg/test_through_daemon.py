@@ -4,8 +4,9 @@ The players read their mails as people would: the player on turn takes a play fr
 "Du bist am Zug … Möglich:" part of his latest mail (a duke or beer when he has one, which
 ends rounds sooner, else the example given) and sends it with the turn number. On the way
 the test sends an illegal play (rejected, the player stays on turn and is told what he could
-play), lets one turn pass without a mail (reminder, then the NMR auto-play), and has the next
-player send a PLAN out of turn. Afterwards no mail to one player may show another's hand.
+play), lets one turn pass without a mail (reminder, then the NMR auto-play), has the next
+player send a PLAN out of turn, and sends one play with the previous turn number (stale).
+Afterwards no mail to one player may show another's hand.
 
 The decks are made smaller by options (four colours, fewer beers) to keep the games short.
 """
@@ -33,7 +34,7 @@ OPTIONS = {
     "kreuzer-quer": 'colours = ["ro", "ge", "bl", "gr"]\nkq_target = 40',
 }
 HAND = re.compile(r"^Deine Hand \(\d+\): .*$", re.MULTILINE)
-ILLEGAL_AT, PLAN_AT, NMR_AT = 2, 4, 7  # turn numbers where the special things happen
+ILLEGAL_AT, PLAN_AT, NMR_AT, STALE_AT = 2, 4, 7, 9  # turns where special things happen
 
 
 def games_toml(variant: str) -> str:
@@ -154,7 +155,7 @@ def test_three_player_game_to_its_end(tmp_path: Any, variant: str) -> None:
         "hornberg-zug-1.png" in table.h.attachments(m) for m in welcome
     )
     table.first_mover = next(n for n in PLAYERS if "Du bist am Zug (Zug 1)" in table.latest(n))
-    events = {"rejected": 0, "nmr": 0, "plan": 0, "reminder": 0}
+    events = {"rejected": 0, "nmr": 0, "plan": 0, "reminder": 0, "stale": 0}
     while not table.h.finished("hb"):
         turn, mover = table.h.phase("hb"), table.mover()
         if turn == NMR_AT:
@@ -166,10 +167,12 @@ def test_three_player_game_to_its_end(tmp_path: Any, variant: str) -> None:
         if turn == PLAN_AT:
             _plan(table, variant)
             events["plan"] += 1
+        if turn == STALE_AT:
+            events["stale"] += _stale_labels(table, mover)
         results = table.send(mover, choose(table.latest(mover)))
         assert "angenommen" in results[0]["Subject"], table.h.body(results[0])
         assert turn < 400, "the game does not end"
-    assert events == {"rejected": 1, "nmr": 1, "plan": 1, "reminder": 1}
+    assert events == {"rejected": 1, "nmr": 1, "plan": 1, "reminder": 1, "stale": 1}
     assert any("(aus PLAN)" in table.h.body(m) for m in table.h.sent), "the plan was played"
     final = table.h.body(table.h.sent[-1])
     assert "Endstand" in final and f"hornberg-{variant}" in final  # ranking and the seed
@@ -184,6 +187,16 @@ def _rejected(table: Table, mover: str) -> int:
     body = table.h.body(reply)
     assert "liegt nicht auf dem Tisch" in body and "Du bist weiterhin am Zug" in body, body
     assert "eine dieser Karten" in body and "Beispiel:" in body
+    return 1
+
+
+def _stale_labels(table: Table, mover: str) -> int:
+    """An order written for the previous print is refused by the daemon as stale."""
+    email, code = PLAYERS[mover]
+    stale = table.h.phase("hb") - 1
+    table.h.send(email, f"Code: {code}\nZug: {stale}\n{choose(table.latest(mover))}\n")
+    (reply,) = table.run()
+    assert "Falsche Runde" in reply["Subject"] and f"Zug: {stale}" in table.h.body(reply)
     return 1
 
 
