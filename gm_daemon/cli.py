@@ -105,6 +105,11 @@ def _check(options: argparse.Namespace) -> int:
     config = load_config(options.config)
     for game in config.games:
         print(f"{game.id}: {game.kind}, {len(game.players)} players, language {game.language}")
+    if config.daemon.database.exists():  # edits the running games will not take
+        referee = Referee(config, Store(config.daemon.database), utc_now)
+        for game in config.games:
+            for problem in referee.roster_problems(game):
+                print(f"warning: {problem}")
     print(f"{options.config}: OK")
     return 0
 

@@ -99,7 +99,31 @@ class Referee:
                 self._update_from_config(game_config)
         return started
 
+    def roster_problems(self, game_config: GameConfig) -> list[str]:
+        """Where the config's players and a started game's players differ. Players cannot
+        join, leave or change their id once a game has started; such edits are ignored."""
+        stored = {p.seat: p for p in self.store.players(game_config.id)}
+        if not stored:
+            return []
+        configured = {p.seat_id(): p for p in game_config.players}
+        where = f"game {game_config.id} (started)"
+        problems = [
+            f"{where}: player {p.name!r} (id {seat}) is not in the game and is ignored; "
+            f"players cannot join a started game, and a changed name changes the id unless "
+            f'the player keeps it with id = "<old id>" (ids: {", ".join(stored)})'
+            for seat, p in configured.items()
+            if seat not in stored
+        ]
+        problems += [
+            f"{where}: player {p.name!r} (id {seat}) is missing from the config; the game keeps him"
+            for seat, p in stored.items()
+            if seat not in configured
+        ]
+        return problems
+
     def _update_from_config(self, game_config: GameConfig) -> None:
+        for problem in self.roster_problems(game_config):
+            log.warning("config: %s", problem)
         with self.store.transaction():
             for player in game_config.players:
                 self.store.update_player_from_config(

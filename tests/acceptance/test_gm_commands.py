@@ -136,3 +136,24 @@ def test_parse_reads_a_saved_mail_as_the_daemon_does(club: DaemonHarness) -> Non
     code, out = club.cli("parse", "--game", "hn1", "--player", "h-glueck", str(text))
     assert code == 1 and 'Zeile 2: "Pech: 25"' in out
     assert club.run() == []  # parse stores and sends nothing
+
+
+def test_check_warns_about_roster_edits_a_started_game_ignores(
+    club: DaemonHarness, caplog: pytest.LogCaptureFixture
+) -> None:
+    renamed = GAME.replace('name = "V. Pech"', 'name = "Vera Pech"')
+    latecomer = '\n[[games.players]]\nname = "Z. Spät"\nemail = "zora@example.org"\n'
+    club.write_config(renamed + latecomer)
+    code, out = club.cli("check")
+    assert code == 0
+    assert "warning: game hn1 (started): player 'Vera Pech' (id vera-pech) is not in" in out
+    assert "player 'Z. Spät' (id z-spaet) is not in the game" in out
+    assert "player 'V. Pech' (id v-pech) is missing from the config" in out
+    club.run()
+    assert "player 'Z. Spät' (id z-spaet) is not in the game" in caplog.text
+    # the way to rename: keep the id
+    club.write_config(renamed.replace('name = "Vera Pech"', 'name = "Vera Pech"\nid = "v-pech"'))
+    code, out = club.cli("check")
+    assert "warning" not in out
+    club.run()
+    assert "Vera Pech" in club.cli("status")[1]
