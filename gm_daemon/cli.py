@@ -191,11 +191,8 @@ def _game_status(referee: Referee, store: Store, game_id: str) -> dict[str, Any]
 
 
 def _print_status(report: dict[str, Any]) -> None:
-    flags = [f for f in ("paused", "finished") if report[f]]
-    print(
-        f"{report['id']} ({report['kind']}): {report['phase_label']}"
-        + (f" [{', '.join(flags)}]" if flags else "")
-    )
+    label = "finished" if report["finished"] else report["phase_label"]
+    print(f"{report['id']} ({report['kind']}): {label}" + (" [paused]" if report["paused"] else ""))
     print(f"  deadline: {report['deadline_text'] or '-'}")
     for player in report["players"]:
         mark = (

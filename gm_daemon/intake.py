@@ -194,7 +194,7 @@ class Intake:
                 incoming,
                 loaded.lang,
                 "not_participant_subject",
-                "not_participant",
+                "game_over" if refusal == "reason_finished" else "not_participant",
                 phase_label=loaded.label(),
                 reason=phrase(loaded.lang, refusal),
             )

@@ -100,12 +100,13 @@ def test_a_club_game_to_the_end(club: DaemonHarness) -> None:
     club.send(EMAIL["v-pech"], "Code: VERA-9012\nSTAND\n", subject="[hn1]")
     refused, standing = club.run()
     assert "Keine Befehle möglich" in refused["Subject"]
-    assert "das Spiel ist beendet" in club.body(refused)
+    assert "Das Spiel ist beendet; Befehle nimmt es nicht mehr an." in club.body(refused)
+    assert "Runde" not in club.body(refused)  # not "in Runde 7", a round that never was
     assert "Endstand" in club.body(standing)
     club.advance(days=30)
     assert club.run() == []
     _code, status = club.cli("status")
-    assert "[finished]" in status and "OWES ORDERS" not in status
+    assert "hn1 (highnoon): finished\n" in status and "OWES ORDERS" not in status
 
     # nothing was sent twice
     ids = [m["Message-ID"] for m in club.sent]
