@@ -418,8 +418,8 @@ def html_to_text(html: str) -> str:
 
 # --- order lines ---------------------------------------------------------------------------
 
-_REPLY_HEADER = re.compile(r"^\s*(am|on)\s.*\b(schrieb|wrote)\b.*:\s*$", re.IGNORECASE)
-_REPLY_HEADER_END = re.compile(r"\b(schrieb|wrote)\b.*:\s*$", re.IGNORECASE)
+_REPLY_HEADER = re.compile(r"^\s*(am|on)\s.*\b(schrieb|wrote|geschrieben)\b.*:\s*$", re.IGNORECASE)
+_REPLY_HEADER_END = re.compile(r"\b(schrieb|wrote|geschrieben)\b.*:\s*$", re.IGNORECASE)
 _REPLY_HEADER_START = re.compile(r"^\s*(am|on)\s", re.IGNORECASE)
 _ORIGINAL_MESSAGE = re.compile(
     r"^\s*-{3,}\s*(original message|ursprüngliche nachricht|original nachricht"
@@ -428,7 +428,8 @@ _ORIGINAL_MESSAGE = re.compile(
 )
 _OUTLOOK_RULE = re.compile(r"^\s*_{20,}\s*$")
 # Outlook (and others) quote the original below a header block without any separator line:
-# "Von: Spielleiter <gm@…>" / "Gesendet: Sonntag, …" / "An: …" / "Betreff: …".
+# "Von: Spielleiter <gm@…>" / "Gesendet: Sonntag, …" / "An: …" / "Betreff: …"; GMX and
+# web.de put "Gesendet:" first.
 _QUOTE_FROM = re.compile(r"^\s*\*?(von|from)\s*:\s*\*?\s*\S", re.IGNORECASE)
 _QUOTE_DATE = re.compile(r"^\s*\*?(gesendet|sent|datum|date)\s*:\s*\*?\s*\S", re.IGNORECASE)
 # What phones put below a message: a signature without the "-- " line.
@@ -450,6 +451,8 @@ def order_lines(text: str) -> list[Line]:
         content = line.split("#", 1)[0].rstrip()
         if _ends_text(line, content) or _quote_headers_at(raw, index):
             break
+        if _REPLY_HEADER.match(line) and not _quote_follows(raw, index + 1):
+            break  # "Am … schrieb …:" above an unquoted original (Yahoo, some webmailers)
         if index in dropped or _is_quoted(line) or not content.strip():
             continue
         result.append(Line(no=index + 1, text=content))
@@ -467,9 +470,11 @@ def _ends_text(line: str, content: str) -> bool:
 
 
 def _quote_headers_at(lines: list[str], index: int) -> bool:
-    """A "Von:" line followed closely by a "Gesendet:"/"Datum:" line starts a quoted mail."""
-    return bool(_QUOTE_FROM.match(lines[index])) and any(
-        _QUOTE_DATE.match(line) for line in lines[index + 1 : index + 4]
+    """A "Von:" line and a "Gesendet:"/"Datum:" line close together start a quoted mail."""
+    following = lines[index + 1 : index + 4]
+    return bool(
+        (_QUOTE_FROM.match(lines[index]) and any(map(_QUOTE_DATE.match, following)))
+        or (_QUOTE_DATE.match(lines[index]) and any(map(_QUOTE_FROM.match, following)))
     )
 
 
