@@ -129,11 +129,17 @@ class Intake:
                 incoming = parse_incoming(row.raw, self.config.mail.address)
             except Exception:
                 return
-            players = self.store.players_by_email(incoming.sender)
+            configured = {game.id for game in self.config.games}
+            players = [
+                p for p in self.store.players_by_email(incoming.sender) if p.game_id in configured
+            ]
             if incoming.automated or not players:
                 return
-            lang = self.config.game(players[0].game_id).language
-            self._notice(None, players[0], incoming, lang, "error_subject", "error")
+            try:  # the mail is set aside whatever happens here: the loop must go on
+                lang = self.config.game(players[0].game_id).language
+                self._notice(None, players[0], incoming, lang, "error_subject", "error")
+            except Exception:
+                log.exception("could not tell %s that mail %s was set aside", players, row.key)
 
     # --- the guards --------------------------------------------------------------------
     def _handle(self, row: InboxRow, incoming: Incoming) -> Verdict:
