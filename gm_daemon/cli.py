@@ -172,6 +172,9 @@ def _game_status(referee: Referee, store: Store, game_id: str) -> dict[str, Any]
         "phase_label": loaded.label() if loaded else str(row.phase),
         "deadline": row.deadline_at.astimezone(tz).isoformat() if row.deadline_at else None,
         "deadline_text": local_text(row.deadline_at, tz, "en") if row.deadline_at else None,
+        "overdue": bool(
+            row.deadline_at and row.deadline_at <= utc_now() and not (row.paused or row.finished)
+        ),
         "paused": row.paused,
         "finished": row.finished,
         "in_config": loaded is not None,
@@ -193,7 +196,9 @@ def _game_status(referee: Referee, store: Store, game_id: str) -> dict[str, Any]
 def _print_status(report: dict[str, Any]) -> None:
     label = "finished" if report["finished"] else report["phase_label"]
     print(f"{report['id']} ({report['kind']}): {label}" + (" [paused]" if report["paused"] else ""))
-    print(f"  deadline: {report['deadline_text'] or '-'}")
+    overdue = " - PASSED, not resolved: is the daemon running? see its log"
+    overdue = overdue if report["overdue"] else ""
+    print(f"  deadline: {report['deadline_text'] or '-'}{overdue}")
     for player in report["players"]:
         mark = (
             "orders in"

@@ -157,3 +157,13 @@ def test_check_warns_about_roster_edits_a_started_game_ignores(
     assert "warning" not in out
     club.run()
     assert "Vera Pech" in club.cli("status")[1]
+
+
+def test_status_flags_a_deadline_that_passed_unresolved(club: DaemonHarness) -> None:
+    assert "PASSED" not in club.cli("status")[1]
+    club.advance(days=3, minutes=1)  # the daemon has not run since
+    _code, out = club.cli("status")
+    assert "deadline: Wed 2026-11-25 10:00 CET (UTC+01:00) - PASSED, not resolved" in out
+    assert json.loads(club.cli("status", "--json")[1])["games"][0]["overdue"] is True
+    club.run()
+    assert "PASSED" not in club.cli("status")[1]
