@@ -51,3 +51,15 @@ def test_rejected_order_text_names_line_and_keeps_orders(
     assert "richtig wäre:" in text
     # nothing lost: the orders sent before stay in force, and the reply says so
     assert "Weiter gültig sind Ihre bisherigen Befehle:\nDuell gegen A. Langsam: 17" in text
+
+
+def test_orders_for_another_round_are_refused_and_lose_nothing(club: DaemonHarness) -> None:
+    club.send("hans@example.org", CODE + "Langsam: 17\n", subject="[hn1] Befehle")
+    club.send("hans@example.org", CODE + "Runde 2\nLangsam: 3\n", subject="[hn1] Befehle")
+    _ack, stale = club.run()
+    assert "Falsche Runde" in stale["Subject"]
+    assert "Die Mail nennt Runde 2, aktuell ist aber Runde 1." in club.body(stale)
+    assert "Befehle, die schon vorliegen, gelten weiter." in club.body(stale)
+    club.send("hans@example.org", CODE + "STAND\n", subject="[hn1]")
+    (status,) = club.run()
+    assert "Duell gegen A. Langsam: 17" in club.body(status)
