@@ -117,8 +117,12 @@ class Daemon:
 
     # --- one pass ----------------------------------------------------------------------
     async def cycle(self) -> None:
-        """Everything that is due now: new mail in, deadlines, mail out."""
-        await self.fetch_mail()
+        """Everything that is due now: new mail in, deadlines, mail out. A mailbox outage
+        must not hold up deadlines or the outbox, so fetching fails on its own."""
+        try:
+            await self.fetch_mail()
+        except Exception as exc:
+            log.error("fetching mail failed, the rest of the cycle goes on: %s", exc)
         self.intake.process_pending()
         self.referee.due()
         await self.outbox.drain()
