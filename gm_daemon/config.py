@@ -141,7 +141,8 @@ class MailSection(Strict):
     maildir: MaildirSection = MaildirSection()
     imap: ImapSection | None = None
     smtp: SmtpSection | None = None
-    max_mails_per_hour: Annotated[int, Field(ge=1)] = 30  # per sender; beyond: no answer
+    max_mails_per_hour: Annotated[int, Field(ge=1)] = 60  # per sender; beyond: no answer
+    gm_address: Address | None = None  # the human GM: told of mails set aside and GM overrides
 
     @model_validator(mode="after")
     def _servers_for_imap(self) -> MailSection:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from gm_daemon.games.protocol import Line, OrdersRejected
+from gm_daemon.games.protocol import Attachment, Line, OrdersRejected
 from gm_daemon.games.text import fold
 from gm_daemon.mail.message import Incoming, order_lines, parse_incoming
 from gm_daemon.referee import Loaded, Referee
@@ -124,6 +124,13 @@ class Intake:
         with self.store.transaction():
             self.store.finish_incoming(
                 row.id, "shunted", f"{type(exc).__name__}: {exc}", self.clock()
+            )
+            self.referee.tell_gm(
+                f"mail #{row.id} set aside",
+                f"Mail #{row.id} ({row.key}) could not be processed and was set aside:\n\n"
+                f"{type(exc).__name__}: {exc}\n\nThe mail is attached and kept in the database "
+                "(gm-daemon status lists it).\n",
+                [Attachment(f"mail-{row.id}.eml", "application/octet-stream", row.raw)],
             )
             try:
                 incoming = parse_incoming(row.raw, self.config.mail.address)
@@ -391,9 +398,17 @@ class Intake:
             orders=described.rstrip(),
             warnings=warnings_text(accepted.warnings, lang),
             deadline=self.referee.deadline_text(loaded),
+            after=phrase(
+                lang, "after_at_once" if self._takes_effect_now(loaded, player) else "after_replace"
+            ),
         )
         self._reply(loaded, player, incoming, "accepted", text)
         return Verdict("accepted", loaded.row.id, accepted=True, phase=loaded.row.phase)
+
+    @staticmethod
+    def _takes_effect_now(loaded: Loaded, player: PlayerRow) -> bool:
+        """A card play by the player on turn is made on receipt: it cannot be replaced."""
+        return loaded.engine.resolves_on_receipt and player.seat in loaded.engine.owed(loaded.state)
 
     def _orders_on_file(self, loaded: Loaded, player: PlayerRow) -> str:
         data = self.store.orders(loaded.row.id, loaded.row.phase).get(player.seat)

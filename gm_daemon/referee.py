@@ -385,7 +385,14 @@ class Referee:
     def _try_resolve(self, game_id: str, trigger: str, phase: int) -> bool:
         try:
             return self.resolve(game_id, trigger, phase)
-        except Exception:  # logged in resolve; the loop must go on for the other games
+        except Exception as exc:  # logged in resolve; the loop must go on for the other games
+            with self.store.transaction():
+                self.tell_gm(
+                    f"{game_id}: resolving phase {phase} failed",
+                    f"Resolving {game_id}, phase {phase} ({trigger}) failed:\n\n"
+                    f"{type(exc).__name__}: {exc}\n\nThe game is held; nothing was changed. "
+                    "After a fix, restart the daemon or run gm-daemon resolve.\n",
+                )
             return False
 
     def resolve_if_complete(self, game_id: str, phase: int) -> bool:
@@ -455,6 +462,41 @@ class Referee:
     def extend(self, game_id: str, until: datetime) -> None:
         with self.store.transaction():
             self.store.set_deadline(game_id, until, override=True)
+            self._announce(game_id, "deadline_moved")
+
+    def _announce(self, game_id: str, key: str) -> None:
+        """Tell every player of a game about a GM override, with the deadline now in force."""
+        loaded = self.load(game_id)
+        if loaded is None:
+            return
+        lang = loaded.lang
+        body = phrase(lang, key, phase_label=loaded.label(), deadline=self.deadline_text(loaded))
+        for player in self.store.players(game_id):
+            self.queue(
+                loaded,
+                key,
+                player,
+                render(
+                    lang,
+                    "notice",
+                    game_id=game_id,
+                    name=player.name,
+                    subject=phrase(lang, f"{key}_subject"),
+                    text=body,
+                ),
+            )
+
+    def tell_gm(self, subject: str, body: str, attachments: list[Attachment] | None = None) -> None:
+        """A note to the human GM (``mail.gm_address``), inside the caller's transaction."""
+        address = self.config.mail.gm_address
+        if address:
+            self.queue(
+                None,
+                "gm-notice",
+                address,
+                Text(f"[gm-daemon] {subject}", body),
+                attachments=attachments,
+            )
 
     def pause(self, game_id: str, paused: bool) -> None:
         """Pause: no deadline fires. Resume: a deadline that passed meanwhile is moved to
@@ -462,13 +504,17 @@ class Referee:
         with self.store.transaction():
             self.store.set_paused(game_id, paused)
             loaded = self.load(game_id)
-            if paused or loaded is None or loaded.row.deadline_at is None:
-                return
-            if loaded.row.deadline_at <= self.clock():
+            if (
+                not paused
+                and loaded
+                and loaded.row.deadline_at is not None
+                and (loaded.row.deadline_at <= self.clock())
+            ):
                 deadline = self._deadline_for(
                     loaded.config, loaded.engine, loaded.state, self.clock()
                 )
                 self.store.set_deadline(game_id, deadline, override=True)
+            self._announce(game_id, "game_paused" if paused else "game_resumed")
 
     def replace_address(self, game_id: str, who: str, email: str) -> PlayerRow:
         with self.store.transaction():

@@ -43,16 +43,22 @@ def test_status_lists_who_owes_orders_and_the_deadline_zone(tmp_path):
 def test_extend_pause_resume(tmp_path):
     h = started(tmp_path)
     assert h.cli("extend", "--game", "g1", "--by", "1d")[0] == 0
+    told = h.run()
+    assert [m["Subject"] for m in told] == ["[g1] New deadline"] * 2
+    assert "Fri 2026-12-04 12:00 CET" in h.body(told[0])
     h.advance(days=2, seconds=1)
     assert not any("results" in m["Subject"] for m in h.run())
     assert h.cli("pause", "--game", "g1")[0] == 0
+    assert [m["Subject"] for m in h.run()] == ["[g1] Game paused"] * 2
     h.advance(days=5)
     assert h.run() == []
     h.send("anna@players.test", "Code: ANNA-1111\n17")
     (refusal,) = h.run()
     assert "paused" in h.body(refusal)
     assert h.cli("resume", "--game", "g1")[0] == 0
-    assert h.run() == []  # the passed deadline moved on, nobody resolved by surprise
+    resumed = h.run()  # the passed deadline moved on, nobody resolved by surprise
+    assert [m["Subject"] for m in resumed] == ["[g1] Game resumed"] * 2
+    assert "Thu 2026-12-10 12:00 CET" in h.body(resumed[0])
     assert h.phase("g1") == 1
 
 
@@ -157,9 +163,9 @@ def test_replies_thread_by_game_and_mail(tmp_path):
 
 def test_rate_limit_stops_answering_a_flood(tmp_path):
     h = started(tmp_path)
-    for _ in range(35):
+    for _ in range(65):
         h.send("stranger@else.test", "hello?")
-    assert len(h.run()) == 30
+    assert len(h.run()) == 60
 
 
 def test_diplomacy_command_is_dispatched(tmp_path, capsys):
@@ -178,3 +184,25 @@ def test_diplomacy_command_is_dispatched(tmp_path, capsys):
     assert main(["diplomacy", "adjudicate", str(phase)]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["contested"] == ["ENG"]
+
+
+def test_the_gm_hears_of_mails_set_aside_and_failed_resolutions(tmp_path, monkeypatch):
+    from tests.core import guessgame
+
+    h = DaemonHarness(tmp_path, GAMES, extra_toml='gm_address = "boss@club.test"')
+    h.run()
+
+    def explode(*args, **kwargs):
+        raise RuntimeError("engine bug")
+
+    monkeypatch.setattr(guessgame.GuessGame, "read_orders", explode)
+    monkeypatch.setattr(guessgame.GuessGame, "resolve", explode)
+    h.send("anna@players.test", "Code: ANNA-1111\n17")
+    h.advance(days=2, seconds=1)
+    notes = [m for m in h.run() if m["To"] == "boss@club.test"]
+    assert [m["Subject"] for m in notes] == [
+        "[gm-daemon] mail #1 set aside",
+        "[gm-daemon] g1: resolving phase 1 failed",
+    ]
+    assert "engine bug" in h.body(notes[0]) and "mail-1.eml" in h.attachments(notes[0])
+    assert h.phase("g1") == 1
