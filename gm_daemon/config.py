@@ -232,6 +232,9 @@ class GameConfig(Strict):
             if player.email in seen_emails:
                 raise ValueError(f"two players share the address {player.email}")
             seen_emails.add(player.email)
+        codes = [p.code.lower() for p in self.players if p.code]
+        if len(codes) != len(set(codes)):
+            raise ValueError("two players share a code; every player needs his own")
         game = find_game(self.kind)
         try:
             game.Options.model_validate(self.options)

@@ -18,6 +18,7 @@ every = "2d"
 [[games.players]]
 name = "Anna Alt"
 email = "anna@players.test"
+code = "same-1"
 [[games.players]]
 name = "Bert Bär"
 email = "bert@players.test"
@@ -54,6 +55,10 @@ def test_a_good_config_loads_with_defaults(tmp_path):
         (('every = "2d"', 'cron = "0 18 * * fri"\nevery = "2d"'), "games[0].deadlines:"),
         (('id = "g1"', 'id = "g 1"'), "games[0].id:"),
         (("bert@players.test", "anna@players.test"), "share the address anna@players.test"),
+        (
+            ('email = "bert@players.test"', 'email = "bert@players.test"\ncode = "SAME-1"'),
+            "share a code",
+        ),
         (
             ("[games.deadlines]", '[games.options]\nrounds = "many"\n[games.deadlines]'),
             "options.rounds",
