@@ -24,7 +24,7 @@ from .randomplay import GameStats, orders_for, seats
 
 def assert_private(state: State, report: Report, lang: str) -> None:
     hands = {s: hand_text(state, s, lang) for s in state.seat_ids}
-    assert "Deine Hand" not in report.public and "Your hand" not in report.public
+    assert "Ihre Hand" not in report.public and "Your hand" not in report.public
     for seat in state.seat_ids:
         mail = report.public + report.private.get(seat, "")
         assert state.finished or hands[seat] in report.private[seat]

@@ -1,7 +1,7 @@
 """Three-player games of both variants through the real daemon (Maildir, injected clock).
 
 The players read their mails as people would: the player on turn takes a play from the
-"Du bist am Zug … Möglich:" part of his latest mail (a duke or beer when he has one, which
+"Sie sind am Zug … Möglich:" part of his latest mail (a duke or beer when he has one, which
 ends rounds sooner, else the example given) and sends it with the turn number. On the way
 the test sends an illegal play (rejected, the player stays on turn and is told what he could
 play), lets one turn pass without a mail (reminder, then the NMR auto-play), has the next
@@ -33,7 +33,7 @@ OPTIONS = {
     "beer_counts = [1, 1, 2, 2, 2, 2, 2, 1, 1]",
     "kreuzer-quer": 'colours = ["ro", "ge", "bl", "gr"]\nkq_target = 40',
 }
-HAND = re.compile(r"^Deine Hand \(\d+\): .*$", re.MULTILINE)
+HAND = re.compile(r"^Ihre Hand \(\d+\): .*$", re.MULTILINE)
 ILLEGAL_AT, PLAN_AT, NMR_AT, STALE_AT = 2, 4, 7, 9  # turns where special things happen
 
 
@@ -64,7 +64,7 @@ class Table:
         return self.name_of(self.state["to_move"]) if self.state else self.first_mover
 
     def latest(self, name: str) -> str:
-        mails = [m for m in self.h.mails_to(PLAYERS[name][0]) if "Deine Hand" in self.h.body(m)]
+        mails = [m for m in self.h.mails_to(PLAYERS[name][0]) if "Ihre Hand" in self.h.body(m)]
         return self.h.body(mails[-1])
 
     def hand(self, name: str) -> list[str]:
@@ -154,7 +154,7 @@ def test_three_player_game_to_its_end(tmp_path: Any, variant: str) -> None:
     assert len(welcome) == 3 and all(
         "hornberg-zug-1.png" in table.h.attachments(m) for m in welcome
     )
-    table.first_mover = next(n for n in PLAYERS if "Du bist am Zug (Zug 1)" in table.latest(n))
+    table.first_mover = next(n for n in PLAYERS if "Sie sind am Zug (Zug 1)" in table.latest(n))
     events = {"rejected": 0, "nmr": 0, "plan": 0, "reminder": 0, "stale": 0}
     while not table.h.finished("hb"):
         turn, mover = table.h.phase("hb"), table.mover()
@@ -185,7 +185,7 @@ def test_three_player_game_to_its_end(tmp_path: Any, variant: str) -> None:
 def _rejected(table: Table, mover: str) -> int:
     (reply,) = table.send(mover, illegal_play(table, mover))
     body = table.h.body(reply)
-    assert "liegt nicht auf dem Tisch" in body and "Du bist weiterhin am Zug" in body, body
+    assert "liegt nicht auf dem Tisch" in body and "Sie sind weiterhin am Zug" in body, body
     assert "eine dieser Karten" in body and "Beispiel:" in body
     return 1
 

@@ -41,7 +41,7 @@ def line_word(kind: str, lang: str) -> str:
 
 def hand_text(state: State, seat: str, lang: str) -> str:
     hand = cards.sorted_hand(state.hands.get(seat, []), state.options.colours)
-    return pick(lang, "Deine Hand", "Your hand") + f" ({len(hand)}): " + (" ".join(hand) or "–")
+    return pick(lang, "Ihre Hand", "Your hand") + f" ({len(hand)}): " + (" ".join(hand) or "–")
 
 
 # --- one play ----------------------------------------------------------------------------

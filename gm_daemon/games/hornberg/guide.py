@@ -32,7 +32,7 @@ DAUERPLAN bis ZURÜCKZIEHEN oder Rundenende. Im PLAN keine Feldnamen:
   ws3 O von bl4
   Bier 8 auf ws3
 
-Verpasst du die Frist, spielt die Spielleitung für dich (NMR): die niedrigste
+Verpassen Sie die Frist, spielt die Spielleitung für Sie (NMR): die niedrigste
 Kanone auf das erste erlaubte Feld, sonst das niedrigste Bier auf die erste
 freie Kanone, sonst den niedrigsten Herzog (in Lesereihenfolge).
 """

@@ -226,13 +226,13 @@ def private_text(
             continue
         if event["type"] == "plan_failed":
             lines.append(
-                pick(lang, "Dein PLAN hatte keinen erlaubten Zug.", "Your PLAN had no legal play.")
+                pick(lang, "Ihr PLAN hatte keinen erlaubten Zug.", "Your PLAN had no legal play.")
             )
         elif event["type"] == "plan_lapsed":
             lines.append(
                 pick(
                     lang,
-                    "Dein PLAN ist mit dem Rundenende verfallen.",
+                    "Ihr PLAN ist mit dem Rundenende verfallen.",
                     "Your PLAN lapsed with the end of the round.",
                 )
             )
@@ -247,7 +247,7 @@ def turn_notice(state: State, seat: str, lang: str) -> list[str]:
         return [
             pick(
                 lang,
-                "Du bist für den Rest dieser Runde ausgeschieden.",
+                "Sie sind für den Rest dieser Runde ausgeschieden.",
                 "You are out for the rest of this round.",
             )
         ]
@@ -257,7 +257,7 @@ def turn_notice(state: State, seat: str, lang: str) -> list[str]:
         "",
         pick(
             lang,
-            f"Du bist am Zug (Zug {state.turn}). Möglich:",
+            f"Sie sind am Zug (Zug {state.turn}). Möglich:",
             f"It is your turn (turn {state.turn}). You may play:",
         ),
         legal_text(state, seat, lang),

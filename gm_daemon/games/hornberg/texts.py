@@ -12,7 +12,7 @@ LINE_WIDTH = 78
 
 _TEXTS: dict[str, tuple[str, str]] = {
     # --- why a play is not allowed (Refusal keys) ------------------------------------
-    "not_in_hand": ("{card} ist nicht auf deiner Hand.", "{card} is not in your hand."),
+    "not_in_hand": ("{card} ist nicht auf Ihrer Hand.", "{card} is not in your hand."),
     "dd_need_row": ("Welche Reihe (I, II, III)?", "Which row (I, II, III)?"),
     "row_full": (
         "Reihe {row} ist voll (Länge {length}).",
@@ -62,7 +62,7 @@ _TEXTS: dict[str, tuple[str, str]] = {
         "{cannon} is not on the table, so nothing can be placed next to it.",
     ),
     "kq_need_cell": (
-        "Wohin? Nenne ein Feld ('auf B4') oder einen Nachbarn ('O von ge2').",
+        "Wohin? Nennen Sie ein Feld ('auf B4') oder einen Nachbarn ('O von ge2').",
         "Where? Name a cell ('at B4') or a neighbour ('E of yel2').",
     ),
     "not_finishable": (
@@ -70,7 +70,7 @@ _TEXTS: dict[str, tuple[str, str]] = {
         "{cannon} is not the single free cannon of a finishable row or column.",
     ),
     "which_line": (
-        "{cannon} beendet eine Zeile und eine Spalte: schreibe 'Zeile' oder 'Spalte' dazu.",
+        "{cannon} beendet eine Zeile und eine Spalte: schreiben Sie 'Zeile' oder 'Spalte' dazu.",
         "{cannon} finishes a row and a column: add 'row' or 'column'.",
     ),
     "line_not_finishable": (
@@ -90,7 +90,7 @@ _TEXTS: dict[str, tuple[str, str]] = {
         "In Drunter & Drüber a cannon names its row: '{card} to row II'.",
     ),
     "dd_no_cells": (
-        "Bei Drunter & Drüber gibt es keine Felder: nenne die Kanone, 'Bier 5 auf ro4'.",
+        "Bei Drunter & Drüber gibt es keine Felder: nennen Sie die Kanone, 'Bier 5 auf ro4'.",
         "Drunter & Drüber has no cells: name the cannon, 'beer 5 on red4'.",
     ),
     "dd_duke_form": (
@@ -108,7 +108,7 @@ _TEXTS: dict[str, tuple[str, str]] = {
         "In Kreuz & Quer a duke goes on the free cannon of a finishable line: '{card} on grn1'.",
     ),
     "kq_cannon_form": (
-        "Bei Kreuz & Quer gibt es keine Reihen I–III: nenne ein Feld ('{card} auf B4') "
+        "Bei Kreuz & Quer gibt es keine Reihen I–III: nennen Sie ein Feld ('{card} auf B4') "
         "oder einen Nachbarn ('{card} O von ge2').",
         "Kreuz & Quer has no rows I–III: name a cell ('{card} at B4') "
         "or a neighbour ('{card} E of yel2').",
@@ -152,7 +152,7 @@ _TEXTS: dict[str, tuple[str, str]] = {
         "One card per turn. Alternatives in order of preference go into a PLAN.",
     ),
     "out_this_round": (
-        "Du bist für den Rest dieser Runde ausgeschieden (keine Karte spielbar).",
+        "Sie sind für den Rest dieser Runde ausgeschieden (keine Karte spielbar).",
         "You are out for the rest of this round (no card could be played).",
     ),
     "plans_off": (
@@ -166,20 +166,20 @@ _TEXTS: dict[str, tuple[str, str]] = {
         "('red4 E of yel2') or cannons ('beer 5 on red4').",
     ),
     "plan_none_legal": (
-        "Keine Karte deines PLANs ist jetzt spielbar.",
+        "Keine Karte Ihres PLANs ist jetzt spielbar.",
         "No play of your PLAN is legal now.",
     ),
     "kept_as_plan": (
-        "Du bist nicht am Zug (am Zug: {name}). Dein Zug ist als PLAN für deinen nächsten "
+        "Sie sind nicht am Zug (am Zug: {name}). Ihr Zug ist als PLAN für Ihren nächsten "
         "Zug vorgemerkt.",
         "It is not your turn ({name} is to move). Your play is kept as a PLAN for your next turn.",
     ),
     "not_on_turn": (
-        "Du bist nicht am Zug (am Zug: {name}).",
+        "Sie sind nicht am Zug (am Zug: {name}).",
         "It is not your turn ({name} is to move).",
     ),
     "hint_legal": (
-        "eine dieser Karten (Du bist weiterhin am Zug):\n{summary}",
+        "eine dieser Karten (Sie sind weiterhin am Zug):\n{summary}",
         "one of these plays (it is still your turn):\n{summary}",
     ),
     "hint_forms_dd": (
