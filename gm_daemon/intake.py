@@ -227,15 +227,8 @@ class Intake:
         if envelope.command == "withdraw":
             return self._withdraw(loaded, player, incoming)
         if not envelope.lines:
-            text = render(
-                loaded.lang,
-                "notice",
-                game_id=loaded.row.id,
-                name=player.name,
-                subject=phrase(loaded.lang, "empty_subject"),
-                text=phrase(loaded.lang, "empty") + "\n\n" + loaded.engine.help(loaded.lang),
-            )
-            self._reply(loaded, player, incoming, "empty", text)
+            body = phrase(loaded.lang, "empty") + "\n\n" + loaded.engine.help(loaded.lang)
+            self._notice(loaded, player, incoming, loaded.lang, "empty_subject", "empty", body=body)
             return Verdict("no orders found", loaded.row.id)
         return self._orders(row, loaded, player, incoming, envelope.lines)
 
@@ -344,15 +337,9 @@ class Intake:
             )
         else:
             body = phrase(loaded.lang, "nothing_to_withdraw")
-        text = render(
-            loaded.lang,
-            "notice",
-            game_id=loaded.row.id,
-            name=player.name,
-            subject=phrase(loaded.lang, "withdrawn_subject"),
-            text=body,
+        self._notice(
+            loaded, player, incoming, loaded.lang, "withdrawn_subject", "withdrawn", body=body
         )
-        self._reply(loaded, player, incoming, "withdrawn", text)
         return Verdict("withdrawn" if deleted else "nothing to withdraw", loaded.row.id)
 
     # --- orders ------------------------------------------------------------------------
@@ -446,15 +433,17 @@ class Intake:
         text_key: str,
         **values: object,
     ) -> None:
-        text = render(
+        body = values.pop("body", None)
+        text = body if isinstance(body, str) else phrase(lang, text_key, **values)
+        self.referee.notice(
+            loaded,
+            player,
             lang,
-            "notice",
-            game_id=player.game_id,
-            name=player.name,
-            subject=phrase(lang, subject_key),
-            text=phrase(lang, text_key, **values),
+            subject_key,
+            text,
+            purpose=text_key,
+            in_reply_to=incoming.message_id,
         )
-        self._reply(loaded, player, incoming, text_key, text)
 
     def _unknown_sender(self, incoming: Incoming) -> None:
         """Answered in both languages: we do not know which one the sender reads."""

@@ -469,22 +469,33 @@ class Referee:
         loaded = self.load(game_id)
         if loaded is None:
             return
-        lang = loaded.lang
-        body = phrase(lang, key, phase_label=loaded.label(), deadline=self.deadline_text(loaded))
+        body = phrase(
+            loaded.lang, key, phase_label=loaded.label(), deadline=self.deadline_text(loaded)
+        )
         for player in self.store.players(game_id):
-            self.queue(
-                loaded,
-                key,
-                player,
-                render(
-                    lang,
-                    "notice",
-                    game_id=game_id,
-                    name=player.name,
-                    subject=phrase(lang, f"{key}_subject"),
-                    text=body,
-                ),
-            )
+            self.notice(loaded, player, loaded.lang, f"{key}_subject", body, purpose=key)
+
+    def notice(
+        self,
+        loaded: Loaded | None,
+        player: PlayerRow,
+        lang: str,
+        subject_key: str,
+        body: str,
+        *,
+        purpose: str,
+        in_reply_to: str | None = None,
+    ) -> None:
+        """A short mail to one player: "[game] subject", a greeting and ``body``."""
+        text = render(
+            lang,
+            "notice",
+            game_id=player.game_id,
+            name=player.name,
+            subject=phrase(lang, subject_key),
+            text=body,
+        )
+        self.queue(loaded, purpose, player, text, in_reply_to=in_reply_to)
 
     def tell_gm(self, subject: str, body: str, attachments: list[Attachment] | None = None) -> None:
         """A note to the human GM (``mail.gm_address``), inside the caller's transaction."""
