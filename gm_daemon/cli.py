@@ -17,7 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from gm_daemon.config import Config, ConfigError, _check_address, load_config, parse_duration
+from gm_daemon.config import Config, ConfigError, check_address, load_config, parse_duration
 from gm_daemon.daemon import Daemon, utc_now
 from gm_daemon.deadlines import local_text
 from gm_daemon.games.protocol import OrdersRejected
@@ -261,7 +261,7 @@ def _resume(options: argparse.Namespace) -> int:
 
 def _replace(options: argparse.Namespace) -> int:
     _, _, referee = _open(options)
-    player = referee.replace_address(options.game, options.player, _check_address(options.email))
+    player = referee.replace_address(options.game, options.player, check_address(options.email))
     print(f"{options.game}: {player.name} now plays from {player.email}")
     return 0
 

@@ -52,7 +52,7 @@ def _check_duration(text: str) -> str:
     return text
 
 
-def _check_address(text: str) -> str:
+def check_address(text: str) -> str:
     if not _ADDRESS.match(text.strip()):
         raise ValueError(f"{text!r} is not an email address")
     return text.strip().lower()
@@ -75,7 +75,7 @@ def _check_cron(expr: str) -> str:
 
 
 Duration = Annotated[str, AfterValidator(_check_duration)]
-Address = Annotated[str, AfterValidator(_check_address)]
+Address = Annotated[str, AfterValidator(check_address)]
 Slug = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")]
 
 
