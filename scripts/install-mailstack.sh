@@ -28,7 +28,11 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -q
 echo "postfix postfix/main_mailer_type select No configuration" | debconf-set-selections
 # openssl is deliberately not named: listing it would upgrade the system's copy.
-apt-get install -y -q --no-install-recommends dovecot-imapd dovecot-lmtpd postfix
+packages="dovecot-imapd dovecot-lmtpd postfix"
+# The test certificates are made with the openssl CLI: install it only where it is missing.
+command -v openssl >/dev/null 2>&1 || packages="$packages openssl"
+# shellcheck disable=SC2086
+apt-get install -y -q --no-install-recommends $packages
 
 if ! have_all; then
     echo "install-mailstack: packages installed but a binary is still missing" >&2
