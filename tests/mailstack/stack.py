@@ -165,8 +165,26 @@ class MailStack:
                 imap.logout()
 
     def empty(self) -> None:
-        """Expunge every message of every user (UIDs keep growing: find mails by content)."""
+        """Expunge every message of every user (UIDs keep growing: find mails by content).
+        Waits first until Postfix has delivered what it holds, so a mail of the previous test
+        cannot land in a mailbox after it was emptied."""
+        self.wait_for_queue()
         self._doveadm("expunge", "-A", "mailbox", "*", "all")
+
+    def wait_for_queue(self, timeout: float = 10.0) -> None:
+        """Until Postfix's queue (incoming, active, deferred) holds no message."""
+        spool = self.root / "postfix" / "spool"
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            queued = [
+                f
+                for q in ("incoming", "active", "deferred", "maildrop")
+                for f in (spool / q).rglob("*")
+                if f.is_file()
+            ]
+            if not queued:
+                return
+            time.sleep(0.05)
 
     def kick(self, user: str) -> None:
         """Drop every IMAP connection of the user from the server side."""
