@@ -1,4 +1,4 @@
-"""The one contract between the daemon and every game engine.
+"""The one contract between the daemon and every game engine (protocol v2).
 
 An engine is pure: it never touches mail, the database or the clock. The daemon stores the
 engine's pydantic ``State`` and ``Orders`` as JSON, hands them back in, and turns the
@@ -14,8 +14,23 @@ The same protocol carries all five shapes of play:
   ``resolves_on_receipt`` makes every accepted play resolve at once, ``participants`` lets the
   others send plans, which ``Resolution.carried`` keeps on file for later phases, and
   ``Report.private`` carries each hand to its owner only;
-* multi-phase years (Highlander): ``phase_type`` names the phase so the config can give each
-  type its own deadline length.
+* multi-phase years on one or two boards (Highlander): ``phase_type`` names the phase so the
+  config can give each type its own deadline length; ``phase_types`` lists them all.
+
+The contract, including what the daemon relies on without checking each time (the
+conformance suite in ``tests/conformance/`` checks every registered kind against it):
+
+1. ``phase_number`` is 1 for the first phase and strictly increases with every resolution.
+2. In a running phase (not finished) ``owed`` is never empty and ``owed <= participants``.
+3. ``State`` and ``Orders`` survive ``model_dump(mode="json")`` → ``model_validate`` unchanged;
+   the daemon stores nothing else.
+4. ``resolve`` is a function of its arguments: the same state, orders, defaulted seats and an
+   rng seeded alike give the same ``Resolution``.
+5. Privacy: ``Report.private[seat]`` and ``private_attachments[seat]`` reach that seat only;
+   ``public``, ``attachments`` and ``public_state`` hold nothing private (hands, secret lists).
+6. ``example(state, seat, lang)`` is an order text that ``read_orders`` accepts for that seat
+   in that state; ``help`` and ``welcome`` quote it, so what a player copies works.
+7. ``default_orders`` gives orders that ``resolve`` accepts for every owed seat.
 
 Player identity inside an engine is the ``Seat.id`` (a stable slug from the config), never an
 email address. Display names are ``Seat.name``.
@@ -23,12 +38,17 @@ email address. Display names are ``Seat.name``.
 Order reading is one call (``read_orders``) rather than separate parse and validate steps:
 each line is parsed and checked on its own, so a submission reports *every* problem at once,
 syntax and legality together, and is accepted only when there are none.
+
+Optional hooks are found by name (``getattr``), as aiosmtpd finds ``handle_DATA``: a kind
+implements only what it needs. ``take_options`` and ``waiting_for`` let the GM feed a running
+game (Hexenhalma's boards); ``commands`` adds mail commands with arguments (``BILD Anna``,
+``KARTE``). ``hooks.py`` holds the daemon's side of them.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
@@ -128,6 +148,35 @@ class Resolution(Generic[S, Ord]):
     carried: dict[str, Ord] = field(default_factory=dict)
 
 
+class Header(StrEnum):
+    """What a phase header line (``Runde: 3``, ``Phase: 1902 Bewegung``) says about the mail."""
+
+    CURRENT = "current"  # names the phase now running: the line is dropped, the mail read on
+    OTHER = "other"  # names another phase: the mail is stale and answered as such
+
+
+class CommandError(Exception):
+    """A game command's arguments do not work (``BILD Zorro`` with no player Zorro); the
+    message, in the player's language, goes back to him with the command's help line."""
+
+
+@dataclass(frozen=True)
+class GameCommand(Generic[S]):
+    """A mail command of one game kind, e.g. ``BILD Anna`` / ``PICTURE Anna``.
+
+    ``names`` holds the words per language (matched case- and umlaut-insensitively, the
+    first one is shown in help); ``usage`` the argument part of the help line ("<Name>");
+    ``help`` one line on what it does. ``run`` must not change anything: it renders a
+    ``Report`` (text and attachments) for ``seat`` from ``state`` and ``args`` (the rest of
+    the command line, stripped), or raises ``CommandError``.
+    """
+
+    names: Mapping[Lang, tuple[str, ...]]
+    usage: Mapping[Lang, str]
+    help: Mapping[Lang, str]
+    run: Callable[[S, str, str, Lang], Report]
+
+
 class Game(Protocol[Opt, S, Ord]):
     """One game kind. Implementations are stateless objects registered in ``games.registry``."""
 
@@ -137,6 +186,9 @@ class Game(Protocol[Opt, S, Ord]):
     State: type[S]
     Orders: type[Ord]
     resolves_on_receipt: ClassVar[bool]  # True: every accepted submission resolves at once
+    # Every value ``phase_type`` can return; ``gm-daemon check`` validates the keys of
+    # ``[games.deadlines]`` against it, and a per-type schedule must give each of them.
+    phase_types: ClassVar[tuple[str, ...]]
 
     # --- lifecycle -------------------------------------------------------------------
     def start(self, options: Opt, seats: Sequence[Seat], rng: random.Random) -> S:
@@ -144,28 +196,42 @@ class Game(Protocol[Opt, S, Ord]):
         ...
 
     def resolve(
-        self, state: S, orders: Mapping[str, Ord], rng: random.Random
+        self,
+        state: S,
+        orders: Mapping[str, Ord],
+        rng: random.Random,
+        defaulted: frozenset[str],
     ) -> Resolution[S, Ord]:
         """Resolve the current phase. ``orders`` holds an entry for every owed seat (the
-        daemon fills gaps with ``default_orders``) plus any carried or plan orders."""
+        daemon fills gaps with ``default_orders``) plus any carried or plan orders;
+        ``defaulted`` names the owed seats whose entry is such a default (NMR), so an engine
+        needs no marker field in its orders. An engine that gives a late player another
+        chance (Highlander's set-up grace) does so by resolving into a new phase."""
         ...
 
     # --- phase facts -----------------------------------------------------------------
     def phase_number(self, state: S) -> int:
-        """Strictly increasing with every resolution; 1 for the first phase. Orders carrying
-        a ``Runde:``/``Round:``/``Zug:``/``Turn:`` header must name this number."""
+        """1 for the first phase; strictly increasing with every resolution."""
         ...
 
     def phase_type(self, state: S) -> str:
-        """Key for per-phase-type deadline lengths ("round", "turn", "movement", …)."""
+        """Key for per-phase-type deadline lengths; one of ``phase_types``."""
         ...
 
     def phase_label(self, state: S, lang: Lang) -> str:
-        """E.g. "Runde 3", "Frühjahr 1901 Bewegung", "Zug 17 (Anna)"."""
+        """E.g. "Runde 3", "1901 Bewegung", "Zug 17 (Anna)"."""
+        ...
+
+    def read_header(self, text: str, state: S) -> Header | None:
+        """Whether one line of a mail is this game's phase header (``Runde: 3``, ``Zug 17``,
+        ``Phase: 1902 Bewegung``) and whether it names the current phase; None when the
+        line is not a header (it is then read as an order line). The core never interprets
+        phase headers itself."""
         ...
 
     def owed(self, state: S) -> set[str]:
-        """Seats that must send orders for the current phase (NMR applies to these)."""
+        """Seats that must send orders for the current phase (NMR applies to these); never
+        empty while the game runs."""
         ...
 
     def participants(self, state: S) -> set[str]:
@@ -174,10 +240,19 @@ class Game(Protocol[Opt, S, Ord]):
         ...
 
     # --- orders ----------------------------------------------------------------------
-    def read_orders(self, lines: Sequence[Line], state: S, seat: str, lang: Lang) -> Accepted[Ord]:
+    def read_orders(
+        self,
+        lines: Sequence[Line],
+        state: S,
+        seat: str,
+        lang: Lang,
+        on_file: Ord | None = None,
+    ) -> Accepted[Ord]:
         """Parse and check a submission against the state; raise OrdersRejected listing
         every problem. ``lines`` are already stripped of quotes, signature, comments and the
-        daemon's own header lines (Code/Spiel/Runde)."""
+        header lines (code, game, phase header). ``on_file`` is the seat's accepted orders of
+        this phase, for an engine whose mail may add to them (a REMIS line alone keeps the
+        moves on file); the returned orders replace them whole."""
         ...
 
     def default_orders(self, state: S, seat: str) -> Ord:
@@ -188,25 +263,55 @@ class Game(Protocol[Opt, S, Ord]):
         """The normalised orders, as listed in acknowledgements and the NMR section."""
         ...
 
+    def example(self, state: S, seat: str, lang: Lang) -> str:
+        """An order text ``read_orders`` accepts for ``seat`` now (his own opponents, within
+        his own budget); "" for a seat that may not send orders. Help and welcome quote it."""
+        ...
+
     # --- texts -----------------------------------------------------------------------
     def welcome(self, state: S, seat: str, lang: Lang) -> Report:
-        """Rules summary, order format with an example, and the opening position (e.g. the
+        """Rules summary, order format with ``example``, and the opening position (e.g. the
         first round's pairings); private parts such as a hand go in ``Report.private``."""
         ...
 
-    def help(self, lang: Lang) -> str:
-        """The order format with examples (sent for HELP/HILFE)."""
+    def help(self, state: S, seat: str, lang: Lang) -> str:
+        """The order format for this game's options and current phase, with ``example``
+        (sent for HELP/HILFE)."""
         ...
 
-    def status(self, state: S, seat: str, lang: Lang) -> str:
-        """The current state as this seat may see it (own hand included, others' hidden)."""
+    def status(self, state: S, seat: str, lang: Lang) -> Report:
+        """The current state as this seat may see it (own hand included, others' hidden),
+        with whatever pictures help (sent for STATUS/STAND)."""
         ...
 
     def report(self, before: S, resolution: Resolution[S, Ord], lang: Lang) -> Report:
         """The result of one resolution: the Zwischenstand and whatever the game publishes;
-        the final ranking when ``resolution.finished``."""
+        the final ranking when ``resolution.finished``. Must work from stored data alone
+        (``gm-daemon show`` re-renders past phases with it)."""
         ...
 
     def public_state(self, state: S) -> dict[str, Any]:
         """The machine-readable public state attached to every result (no private hands)."""
         ...
+
+
+class FeedsOptions(Protocol[Opt, S]):
+    """Optional hooks for a game the GM feeds while it runs (Hexenhalma's boards)."""
+
+    def take_options(self, state: S, options: Opt) -> S:
+        """Called on start-up and on every reload with the config's options: the state that
+        holds them (``state`` itself when nothing changed). Raise ValueError naming what the
+        GM must fix; the game then keeps its old state."""
+        ...
+
+    def waiting_for(self, state: S, lang: Lang) -> str | None:
+        """What the GM must still supply before the current phase can run ("the board for
+        round 4"), or None. While waiting, the phase has no deadline and no reminder, orders
+        are answered with this text, and the GM is told once by mail."""
+        ...
+
+
+class HasCommands(Protocol[S]):
+    """Optional: the kind's own mail commands, beside HILFE, STAND and ZURÜCKZIEHEN."""
+
+    commands: ClassVar[Sequence[GameCommand[Any]]]
