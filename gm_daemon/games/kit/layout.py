@@ -1,0 +1,90 @@
+"""Report layout every game shares: plain-text tables, rankings, name lists, mail width.
+
+Mail clients show text in a fixed width more often than not, so tables are aligned with
+spaces and prose is wrapped at ``WIDTH`` (78) characters; tables may be wider.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable, Sequence
+
+WIDTH = 78
+_AND = {"de": "und", "en": "and"}
+
+
+def table(
+    rows: Sequence[Sequence[str]],
+    *,
+    header: Sequence[str] | None = None,
+    right: set[int] = frozenset(),  # type: ignore[assignment]
+    gap: str = "  ",
+) -> list[str]:
+    """Rows as aligned lines; columns in ``right`` are right-aligned (numbers)."""
+    body = [list(map(str, row)) for row in rows]
+    every = ([list(header)] if header else []) + body
+    if not every:
+        return []
+    widths = [max(len(row[i]) for row in every if i < len(row)) for i in range(len(every[0]))]
+
+    def line(row: Sequence[str]) -> str:
+        cells = [
+            cell.rjust(widths[i]) if i in right else cell.ljust(widths[i])
+            for i, cell in enumerate(row)
+        ]
+        return gap.join(cells).rstrip()
+
+    lines = [line(row) for row in every]
+    if header:
+        lines.insert(1, gap.join("-" * w for w in widths))
+    return lines
+
+
+def places(ranking: Sequence[Sequence[str]]) -> list[tuple[int, list[str]]]:
+    """Ranks with shared places: [[a], [b, c], [d]] → (1, [a]), (2, [b, c]), (4, [d])."""
+    result, place = [], 1
+    for group in ranking:
+        result.append((place, list(group)))
+        place += len(group)
+    return result
+
+
+def ranking_lines(ranking: Sequence[Sequence[str]], describe: Callable[[str], str]) -> list[str]:
+    """ "1. Anna (…)", shared places numbered once: "2. Bert (…)" / "   Carla (…)"."""
+    lines = []
+    for place, group in places(ranking):
+        for i, seat in enumerate(group):
+            number = f"{place}." if i == 0 else ""
+            lines.append(f"{number:>4} {describe(seat)}")
+    return lines
+
+
+def name_list(names: Sequence[str], lang: str) -> str:
+    """ "Anna, Bert und Carla" / "Anna, Bert and Carla"."""
+    names = list(names)
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} {_AND.get(lang, 'and')} {names[-1]}"
+
+
+def wrap(text: str, width: int = WIDTH) -> str:
+    """Wrap prose paragraph by paragraph; lines that start with a space, a dash list item
+    continuation or look like a table are left as they are."""
+    out = []
+    for line in text.splitlines():
+        if len(line) <= width or line.startswith(("  ", "|")):
+            out.append(line)
+            continue
+        indent = " " * (len(line) - len(line.lstrip()))
+        bullet = "  " if line.lstrip().startswith(("- ", "* ")) else ""
+        out.extend(
+            textwrap.wrap(
+                line,
+                width=width,
+                subsequent_indent=indent + bullet,
+                break_long_words=False,
+                break_on_hyphens=False,
+            )
+            or [""]
+        )
+    return "\n".join(out)

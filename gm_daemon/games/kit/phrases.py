@@ -1,0 +1,87 @@
+"""The phrase catalogue: every sentence a game (or the core) says, per language, as data.
+
+One API for all: ``catalogue(lang, key, count=None, **values)``. Texts use ``str.format``
+fields (``{name}``). One fallback rule: a language the catalogue lacks is answered in English;
+a key missing in one language is a defect that ``check`` (run by the tests) finds. Plurals: an
+entry may be a table ``{one = "…", other = "…"}``, chosen by ``count`` (which is also
+available as ``{count}``).
+
+A catalogue lives in a TOML file beside the game, with one table per language::
+
+    [de]
+    round = "Runde {n}"
+    shots = { one = "{count} Schuss", other = "{count} Schüsse" }
+    [en]
+    round = "Round {n}"
+    shots = { one = "{count} shot", other = "{count} shots" }
+"""
+
+from __future__ import annotations
+
+import string
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+
+FALLBACK = "en"
+Entry = str | Mapping[str, str]
+
+
+class Phrases:
+    def __init__(self, tables: Mapping[str, Mapping[str, Entry]]):
+        if FALLBACK not in tables:
+            raise ValueError(f"a phrase catalogue needs the fallback language {FALLBACK!r}")
+        self.tables = tables
+
+    @classmethod
+    def load(cls, path: Path) -> Phrases:
+        with path.open("rb") as handle:
+            return cls(tomllib.load(handle))
+
+    @classmethod
+    def beside(cls, module_file: str, name: str = "phrases.toml") -> Phrases:
+        """The catalogue file next to a module: ``Phrases.beside(__file__)``."""
+        return cls.load(Path(module_file).resolve().parent / name)
+
+    @property
+    def languages(self) -> tuple[str, ...]:
+        return tuple(self.tables)
+
+    def __call__(self, lang: str, key: str, /, count: int | None = None, **values: object) -> str:
+        table = self.tables.get(lang) or self.tables[FALLBACK]
+        entry = table[key]
+        if not isinstance(entry, str):
+            if count is None:
+                raise TypeError(f"phrase {key!r} has plural forms: pass count=")
+            entry = entry["one"] if count == 1 else entry["other"]
+        if count is not None:
+            values.setdefault("count", count)
+        return entry.format(**values)
+
+    def has(self, key: str) -> bool:
+        return key in self.tables[FALLBACK]
+
+    def check(self) -> list[str]:
+        """Defects: keys missing in a language, and placeholders that differ between languages
+        (a German text without the ``{name}`` the English one fills)."""
+        problems = []
+        reference = self.tables[FALLBACK]
+        for lang, table in self.tables.items():
+            for key in reference.keys() - table.keys():
+                problems.append(f"{lang}: missing {key!r}")
+            for key in table.keys() - reference.keys():
+                problems.append(f"{lang}: {key!r} is not in {FALLBACK}")
+            for key in table.keys() & reference.keys():
+                if _fields(table[key]) != _fields(reference[key]):
+                    problems.append(f"{lang}: {key!r} has other fields than {FALLBACK}")
+        return problems
+
+
+def _fields(entry: Entry) -> set[str]:
+    texts = [entry] if isinstance(entry, str) else list(entry.values())
+    found = set()
+    for text in texts:
+        for _, name, _, _ in string.Formatter().parse(text):
+            if name:
+                found.add(name.split(".")[0].split("[")[0])
+    return found - {"count"}

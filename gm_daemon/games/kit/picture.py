@@ -1,0 +1,61 @@
+"""The Pillow base of every game's pictures: a canvas, fonts, colours per seat, PNG bytes.
+
+Pictures are deterministic (no time stamps, no random colours), so a re-rendered phase gives
+the same bytes, and they use only Pillow's built-in font, which has no glyphs outside
+Latin-1: ``latin1`` makes a text safe to draw.
+"""
+
+from __future__ import annotations
+
+import io
+from functools import cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+Colour = tuple[int, int, int]
+WHITE: Colour = (255, 255, 255)
+BLACK: Colour = (0, 0, 0)
+GREY: Colour = (150, 150, 150)
+# Distinguishable on screen and in print, also for the common red-green weakness.
+SEAT_COLOURS: tuple[Colour, ...] = (
+    (0, 114, 178),
+    (213, 94, 0),
+    (0, 158, 115),
+    (204, 121, 167),
+    (230, 159, 0),
+    (86, 180, 233),
+    (120, 94, 240),
+    (100, 100, 100),
+)
+
+
+@cache
+def font(size: int = 12) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    return ImageFont.load_default(size=size)
+
+
+def seat_colour(index: int) -> Colour:
+    return SEAT_COLOURS[index % len(SEAT_COLOURS)]
+
+
+def canvas(
+    width: int, height: int, background: Colour = WHITE
+) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    image = Image.new("RGB", (max(1, width), max(1, height)), background)
+    return image, ImageDraw.Draw(image)
+
+
+def text_size(draw: ImageDraw.ImageDraw, text: str, size: int = 12) -> tuple[int, int]:
+    left, top, right, bottom = draw.textbbox((0, 0), text, font=font(size))
+    return int(right - left), int(bottom - top)
+
+
+def latin1(text: str) -> str:
+    """The text with characters the built-in font cannot draw replaced (› for ▸ etc.)."""
+    return text.encode("latin-1", "replace").decode("latin-1")
+
+
+def png_bytes(image: Image.Image) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", optimize=True)
+    return buffer.getvalue()
