@@ -308,7 +308,39 @@ def load_config(path: Path) -> Config:
         raise ConfigError(path, ["file not found"]) from exc
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(path, [f"not valid TOML: {exc}"]) from exc
+    problems = _include_option_files(raw, path.parent)
     try:
-        return Config.model_validate(raw)
+        config = Config.model_validate(raw)
     except ValidationError as exc:
-        raise ConfigError(path, _problem_lines(exc)) from exc
+        raise ConfigError(path, problems + _problem_lines(exc)) from exc
+    if problems:
+        raise ConfigError(path, problems)
+    return config
+
+
+def _include_option_files(raw: dict[str, Any], base: Path) -> list[str]:
+    """Replace every ``{ file = "boards/turm.txt" }`` in a game's options by the file's text,
+    found relative to the config file, so the GM can keep a Hexenhalma board in its own file;
+    a missing file is a problem with its key path."""
+    problems: list[str] = []
+
+    def resolve(value: Any, where: str) -> Any:
+        if isinstance(value, dict) and set(value) == {"file"} and isinstance(value["file"], str):
+            target = base / value["file"]
+            try:
+                return target.read_text(encoding="utf-8")
+            except OSError as exc:
+                problems.append(f"{where}: cannot read {target}: {exc.strerror or exc}")
+                return ""
+        if isinstance(value, dict):
+            return {k: resolve(v, f"{where}.{k}") for k, v in value.items()}
+        if isinstance(value, list):
+            return [resolve(v, f"{where}[{i}]") for i, v in enumerate(value)]
+        return value
+
+    games = raw.get("games")
+    if isinstance(games, list):
+        for i, game in enumerate(games):
+            if isinstance(game, dict) and isinstance(game.get("options"), dict):
+                game["options"] = resolve(game["options"], f"games[{i}].options")
+    return problems
