@@ -1,5 +1,10 @@
-"""Highlander, Diplomacy for two (TATZ 04/2005).
-
-The Diplomacy engine it builds on lives in ``highlander.diplomacy``; the variant layer (the
-two-player rules, the game protocol object) is a separate piece of work and not here yet.
+"""Highlander, Diplomacy for two (TATZ 04/2005): the centre ballot, the free set-up, builds
+anywhere, and the two-board tournament, on the project's Diplomacy adjudicator
+(``highlander.diplomacy``). Rules, decisions and order formats: ``docs/games/highlander.md``.
 """
+
+from gm_daemon.games.highlander.game import Highlander
+
+GAME = Highlander()
+
+__all__ = ["GAME", "Highlander"]

@@ -67,6 +67,23 @@ def name_list(names: Sequence[str], lang: str) -> str:
     return f"{', '.join(names[:-1])} {_AND.get(lang, 'and')} {names[-1]}"
 
 
+def hanging(label: str, items: Sequence[str], indent: int = 2, width: int = WIDTH) -> list[str]:
+    """ "Anna (3): BEL, BER, KIE" as lines of at most ``width`` characters, continuation lines
+    indented under the first item, so a long list stays readable as one block. An item is
+    never split ("A MUN" stays on one line)."""
+    head = " " * indent + label
+    text = ", ".join(item.replace(" ", "\0") for item in items)
+    lines = textwrap.wrap(
+        text,
+        width=width,
+        initial_indent=head,
+        subsequent_indent=" " * len(head),
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+    return [line.replace("\0", " ") for line in lines] or [head.rstrip()]
+
+
 def wrap(text: str, width: int = WIDTH) -> str:
     """Wrap prose paragraph by paragraph; lines that start with a space, a dash list item
     continuation or look like a table are left as they are."""

@@ -1,0 +1,180 @@
+"""Highlander as a gm-daemon game (protocol v2): each method hands over to the module that
+knows the rules (``flow``, ``reading``, ``decide``) or the words (``report``, ``guide``)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from gm_daemon.games.highlander import flow, guide, reading, report, views
+from gm_daemon.games.highlander.labels import phase_label
+from gm_daemon.games.highlander.model import PHASE_TYPES, Options, Orders, State
+from gm_daemon.games.highlander.wording import PHRASES, order
+from gm_daemon.games.protocol import (
+    Accepted,
+    GameCommand,
+    Header,
+    Lang,
+    Line,
+    Report,
+    Resolution,
+    Seat,
+)
+
+
+class Highlander:
+    kind: ClassVar[str] = "highlander"
+    title: ClassVar[Mapping[Lang, str]] = {
+        "de": "Highlander – Diplomacy für zwei",
+        "en": "Highlander – Diplomacy for two",
+    }
+    Options = Options
+    State = State
+    Orders = Orders
+    resolves_on_receipt: ClassVar[bool] = False
+    phase_types: ClassVar[tuple[str, ...]] = PHASE_TYPES
+
+    # --- lifecycle -------------------------------------------------------------------
+    def start(self, options: Options, seats: Sequence[Seat], rng: random.Random) -> State:
+        if len(seats) != 2:
+            raise ValueError(f"Highlander is played by exactly two players, not {len(seats)}")
+        state = State(options=options, seats=[s.id for s in seats], names=[s.name for s in seats])
+        return flow.start(state)
+
+    def resolve(
+        self,
+        state: State,
+        orders: Mapping[str, Orders],
+        rng: random.Random,
+        defaulted: frozenset[str],
+    ) -> Resolution[State, Orders]:
+        step = flow.resolve(state, orders, defaulted)
+        after = step.state
+        finished = after.result is not None
+        return Resolution(
+            state=after,
+            events=[{"event": e} for e in (after.last.events if after.last else [])],
+            finished=finished,
+            ranking=_ranking(after) if finished else None,
+            carried=step.carried,
+        )
+
+    # --- phase facts -----------------------------------------------------------------
+    def phase_number(self, state: State) -> int:
+        return state.phase
+
+    def phase_type(self, state: State) -> str:
+        if state.grace:
+            return "grace"
+        return "movement" if state.step == "over" else state.step
+
+    def phase_label(self, state: State, lang: Lang) -> str:
+        return phase_label(state, lang)
+
+    def read_header(self, text: str, state: State) -> Header | None:
+        return reading.read_header(text, state)
+
+    def owed(self, state: State) -> set[str]:
+        return {s for s in state.seats if guide.owes(state, s)}
+
+    def participants(self, state: State) -> set[str]:
+        """Both players while the game runs: one with nothing to decide may still offer a
+        draw, or revise the list he handed in before the other's grace phase."""
+        return set() if state.step == "over" else set(state.seats)
+
+    # --- orders ----------------------------------------------------------------------
+    def read_orders(
+        self,
+        lines: Sequence[Line],
+        state: State,
+        seat: str,
+        lang: Lang,
+        on_file: Orders | None = None,
+    ) -> Accepted[Orders]:
+        return reading.read_orders(lines, state, seat, lang, on_file)
+
+    def default_orders(self, state: State, seat: str) -> Orders:
+        """HL-13: nothing ordered: units hold, dislodged units disband, builds are waived,
+        removals by civil disorder; a set-up list missing is handled by ``flow``."""
+        return Orders()
+
+    def describe_orders(self, state: State, seat: str, orders: Orders, lang: Lang) -> str:
+        lines = []
+        if orders.centres:
+            lines.append(("ZENTREN: " if lang == "de" else "CENTRES: ") + ", ".join(orders.centres))
+        if orders.placement:
+            word = "AUFSTELLUNG: " if lang == "de" else "SETUP: "
+            lines.append(word + ", ".join(orders.placement))
+        for name, texts in sorted(orders.boards.items()):
+            if state.options.tournament:
+                lines.append(("BRETT " if lang == "de" else "BOARD ") + f"{name}:")
+            lines += [order(t, lang) for t in texts]
+        if orders.draw:
+            lines.append("REMIS" if lang == "de" else "DRAW")
+        return "\n".join(lines)
+
+    def example(self, state: State, seat: str, lang: Lang) -> str:
+        return guide.example(state, seat, lang)
+
+    # --- texts -----------------------------------------------------------------------
+    def welcome(self, state: State, seat: str, lang: Lang) -> Report:
+        return Report(public=guide.welcome_text(state, seat, lang))
+
+    def help(self, state: State, seat: str, lang: Lang) -> str:
+        return guide.help_text(state, seat, lang)
+
+    def status(self, state: State, seat: str, lang: Lang) -> Report:
+        private = report.private_status(state, seat, lang)
+        label = phase_label(state, lang)
+        pictures = views.attachments(state, {}, label, lang, _stem(state, lang))
+        return Report(
+            public=report.status_text(state, seat, lang),
+            private={seat: private} if private else {},
+            attachments=pictures,
+        )
+
+    def report(self, before: State, resolution: Resolution[State, Orders], lang: Lang) -> Report:
+        after = resolution.state
+        record = after.last
+        records = {b.name: b for b in record.boards} if record else {}
+        title = report.result_text(before, after, lang).splitlines()[0]
+        return Report(
+            public=report.result_text(before, after, lang),
+            attachments=views.attachments(after, records, title, lang, _stem(before, lang)),
+        )
+
+    def public_state(self, state: State) -> dict[str, Any]:
+        """Everything but the lists sealed before a grace phase (they stay secret)."""
+        return state.model_dump(mode="json", exclude={"sealed"})
+
+    # --- the map on request ------------------------------------------------------------
+    commands: ClassVar[Sequence[GameCommand[Any]]] = ()
+
+
+def _stem(state: State, lang: Lang) -> str:
+    word = {"de": "karte", "en": "map"}.get(lang, "map")
+    return f"{word}-{state.phase}"
+
+
+def _ranking(state: State) -> list[list[str]]:
+    result = state.result
+    if result is None or result.winner is None:
+        return [list(state.seats)]
+    return [[result.winner], [state.other(result.winner)]]
+
+
+def _map(state: State, seat: str, args: str, lang: Lang) -> Report:
+    label = phase_label(state, lang)
+    pictures = views.attachments(state, {}, label, lang, _stem(state, lang))
+    return Report(public=PHRASES(lang, "map_title", label=label) + "\n", attachments=pictures)
+
+
+Highlander.commands = (
+    GameCommand(
+        names={"de": ("KARTE",), "en": ("MAP",)},
+        usage={"de": "", "en": ""},
+        help={"de": PHRASES("de", "help_map"), "en": PHRASES("en", "help_map")},
+        run=_map,
+    ),
+)

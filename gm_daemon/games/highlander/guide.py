@@ -1,0 +1,122 @@
+"""Help, welcome and the example order text, each fitted to the step and the seat (protocol
+rule 6: the example is an order text ``read_orders`` accepts for that seat now)."""
+
+from __future__ import annotations
+
+from gm_daemon.games.highlander import boards, setup
+from gm_daemon.games.highlander.model import State
+from gm_daemon.games.highlander.wording import PHRASES, order
+from gm_daemon.games.highlander.year import needs_adjustment
+from gm_daemon.games.kit.layout import wrap
+
+
+def owes(state: State, seat: str) -> bool:
+    """Whether ``seat`` has something to decide in the current phase."""
+    step = state.step
+    if step == "over":
+        return False
+    if state.grace:
+        return seat in state.late
+    if step == "ballot":
+        return True
+    if step == "setup":
+        return bool(state.boards[0].starting.get(seat))
+    if step == "movement":
+        return any(b.units.get(seat) for b in state.boards)
+    if step == "retreats":
+        return any(d.seat == seat for b in state.boards for d in b.dislodged)
+    return any(needs_adjustment(b, seat) for b in state.boards)
+
+
+def example(state: State, seat: str, lang: str) -> str:
+    if state.step == "over":
+        return ""
+    if state.step == "ballot":
+        return _ballot(state, lang) if owes(state, seat) or seat in state.sealed else ""
+    if state.step == "setup":
+        return _setup(state, seat, lang) if state.boards[0].starting.get(seat) else ""
+    if not owes(state, seat):
+        return "REMIS" if lang == "de" else "DRAW"
+    sections = []
+    for board in state.boards:
+        lines = _BOARD_LINES[state.step](state, board, seat)
+        if state.options.tournament and lines:
+            word = "BRETT" if lang == "de" else "BOARD"
+            lines = [f"{word} {board.name}:", *lines]
+        sections += [order(line, lang) for line in lines]
+    return "\n".join(sections)
+
+
+def _ballot(state: State, lang: str) -> str:
+    free = [c for c in boards.centres() if c not in state.excluded]
+    chosen: list[str] = []
+    if state.options.opt_3A and state.ballot == 1:
+        chosen = [homes[0] for homes in setup.home_groups().values()]
+    chosen += [c for c in free if c not in chosen][: state.ballot_size - len(chosen)]
+    word = "ZENTREN" if lang == "de" else "CENTRES"
+    return f"{word}: " + ", ".join(sorted(chosen)[: state.ballot_size])
+
+
+def _setup(state: State, seat: str, lang: str) -> str:
+    word = "AUFSTELLUNG" if lang == "de" else "SETUP"
+    return f"{word}: " + ", ".join(f"A {c}" for c in state.boards[0].starting[seat])
+
+
+def _movement(state: State, board, seat: str) -> list[str]:  # type: ignore[no-untyped-def]
+    return [f"{u} H" for u in board.units.get(seat, [])]
+
+
+def _retreats(state: State, board, seat: str) -> list[str]:  # type: ignore[no-untyped-def]
+    return [f"{d.unit} - {d.options[0]}" for d in board.dislodged if d.seat == seat]
+
+
+def _adjustments(state: State, board, seat: str) -> list[str]:  # type: ignore[no-untyped-def]
+    balance = boards.balance(board, seat)
+    if balance > 0:
+        return [f"BUILD A {c}" for c in boards.free_sites(board, seat)[:balance]]
+    return [f"REMOVE {u}" for u in board.units.get(seat, [])[: max(0, -balance)]]
+
+
+_BOARD_LINES = {"movement": _movement, "retreats": _retreats, "adjustments": _adjustments}
+
+
+def help_text(state: State, seat: str, lang: str) -> str:
+    parts = [_step_help(state, lang)]
+    if state.step in ("movement", "retreats", "adjustments"):
+        if state.options.tournament:
+            parts.append(PHRASES(lang, "help_tournament"))
+        parts.append(PHRASES(lang, "help_draw"))
+        parts.append(PHRASES(lang, "help_map"))
+    text = example(state, seat, lang)
+    if text and owes(state, seat):
+        parts.append(PHRASES(lang, "help_example") + "\n\n" + _indent(text))
+    elif state.step != "over":
+        parts.append(PHRASES(lang, "help_nothing") if state.boards else "")
+    return "\n\n".join(wrap(p) for p in parts if p) + "\n"
+
+
+def _step_help(state: State, lang: str) -> str:
+    step = state.step
+    if step == "over":
+        return PHRASES(lang, "game_over")
+    if step != "ballot":
+        return PHRASES(lang, f"help_{step}")
+    text = PHRASES(lang, "help_ballot", size=state.ballot_size)
+    if state.excluded:
+        text += "\n" + PHRASES(lang, "help_excluded", centres=", ".join(state.excluded))
+    if state.options.opt_3A and state.ballot == 1:
+        text += "\n" + PHRASES(lang, "help_3a")
+    return text
+
+
+def _indent(text: str) -> str:
+    return "\n".join("    " + line for line in text.splitlines())
+
+
+def welcome_text(state: State, seat: str, lang: str) -> str:
+    parts = [PHRASES(lang, "welcome_intro", other=state.name(state.other(seat)))]
+    if state.options.tournament:
+        parts.append(PHRASES(lang, "welcome_tournament"))
+    if state.options.opt_3B:
+        parts.append(PHRASES(lang, "welcome_fixed"))
+    return "\n\n".join(wrap(p) for p in parts) + "\n\n" + help_text(state, seat, lang)

@@ -1,0 +1,423 @@
+"""Reading a Highlander order mail (spec §3.2, §4): the phase header, the board sections of
+the tournament, the centre and placement lists, the year's orders and REMIS / DRAW.
+
+Single orders are read by the adjudicator's reader (``diplomacy.read_order``); what is
+Highlander's is here: which orders fit the step, whose units they name, the lists of the
+set-up, and the checks of builds and retreats against the board. Every problem of a mail is
+collected before the mail is answered. A movement order that is well formed but impossible on
+the map is accepted with a warning and fails at adjudication (§3.2), as judges do; an order
+for a unit the player does not have there is rejected.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from gm_daemon.games.highlander import boards, setup
+from gm_daemon.games.highlander.diplomacy import Order, OrderError, read_order
+from gm_daemon.games.highlander.diplomacy.adjustments import build_site
+from gm_daemon.games.highlander.diplomacy.legality import Illegal, Situation, judge
+from gm_daemon.games.highlander.diplomacy.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Remove,
+    Retreat,
+    Support,
+    UnitRef,
+    Waive,
+    order_text,
+)
+from gm_daemon.games.highlander.labels import header_label
+from gm_daemon.games.highlander.model import BoardState, Orders, State
+from gm_daemon.games.highlander.setup import Fault
+from gm_daemon.games.highlander.wording import PHRASES, say
+from gm_daemon.games.protocol import Accepted, Header, Line, OrdersRejected, Problem, ProblemKind
+from gm_daemon.games.text import fold
+
+_HEADER = re.compile(r"^\s*phase\s*[:=]?\s*(?P<value>.*?)\s*$", re.IGNORECASE)
+_YEAR_STEP = re.compile(r"^(?P<year>\d{4})\s*[.,]?\s*(?P<step>[a-zäöüß ]+?)\.?$", re.IGNORECASE)
+_STEP_WORDS = {
+    "ballot": ("zentrenwahl", "wahl", "ballot", "centre ballot", "center ballot", "centres"),
+    "setup": ("aufstellung", "setup", "set up", "unit setup", "placement"),
+    "movement": ("bewegung", "movement", "moves", "zuege"),
+    "retreats": ("rueckzuege", "rueckzug", "retreats", "retreat"),
+    "adjustments": ("anpassung", "anpassungen", "aufbau", "adjustments", "adjustment", "builds"),
+}
+_SECTION = re.compile(r"^\s*(?:brett|board)\s+(?P<name>[ab])\s*:?\s*$", re.IGNORECASE)
+_LIST = re.compile(
+    r"^\s*(?P<word>zentren|centres|centers|aufstellung|setup|einheiten|units)\s*:\s*(?P<rest>.*)$",
+    re.IGNORECASE,
+)
+_DRAW = {"remis": True, "draw": True, "kein remis": False, "no draw": False}
+
+
+# --- the phase header --------------------------------------------------------------------
+
+
+def header_step(text: str) -> tuple[str, int | None] | None:
+    """``Phase: 1902 Bewegung`` -> ("movement", 1902); ``Phase: Zentrenwahl`` -> ("ballot",
+    None); None when the line is no phase header or names no step."""
+    match = _HEADER.match(text)
+    if match is None:
+        return None
+    value = fold(match["value"])
+    year = None
+    dated = _YEAR_STEP.match(value)
+    if dated:
+        year, value = int(dated["year"]), dated["step"]
+    value = value.strip(" .")
+    for step, words in _STEP_WORDS.items():
+        if value in words:
+            return step, year
+    return None
+
+
+def read_header(text: str, state: State) -> Header | None:
+    found = header_step(text)
+    if found is None:
+        return None
+    step, year = found
+    current = step == state.step and (step in ("ballot", "setup") or year == state.year)
+    return Header.CURRENT if current else Header.OTHER
+
+
+# --- the mail ----------------------------------------------------------------------------
+
+
+@dataclass
+class _Mail:
+    """What one reading collects: problems, warnings, and the orders read so far."""
+
+    state: State
+    seat: str
+    lang: str
+    problems: list[Problem] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
+    draw: bool | None = None
+
+    def say(self, key: str, **values: object) -> str:
+        return PHRASES(self.lang, key, **values)
+
+    def fault(self, line: Line | None, fault: Fault, kind: ProblemKind = ProblemKind.ILLEGAL):
+        hint = self.say(fault.hint, **fault.hint_values) if fault.hint else ""
+        self.add(line, kind, self.say(fault.key, **fault.values), hint)
+
+    def add(self, line: Line | None, kind: ProblemKind, message: str, hint: str = "") -> None:
+        self.problems.append(_problem(line, kind, message, hint))
+
+    def warn(self, line: Line, message: str, hint: str = "") -> None:
+        self.warnings.append(_problem(line, ProblemKind.ILLEGAL, message, hint))
+
+    def engine(self, text: str) -> str:
+        return say(text, self.lang, dict(zip(self.state.seats, self.state.names, strict=True)))
+
+
+def _problem(line: Line | None, kind: ProblemKind, message: str, hint: str) -> Problem:
+    return Problem(line.no if line else None, line.text if line else "", kind, message, hint)
+
+
+def read_orders(
+    lines: Sequence[Line], state: State, seat: str, lang: str, on_file: Orders | None
+) -> Accepted[Orders]:
+    mail = _Mail(state, seat, lang)
+    body = _strip(mail, lines)
+    orders = _STEPS[state.step](mail, body)
+    if mail.draw is not None:
+        if state.step not in ("movement", "retreats", "adjustments"):
+            mail.add(None, ProblemKind.ILLEGAL, mail.say("no_draw_now"))
+        orders.draw = mail.draw
+    elif on_file is not None:
+        orders.draw = on_file.draw
+    if not body and on_file is not None:  # a REMIS line alone keeps the orders on file
+        orders = on_file.model_copy(update={"draw": orders.draw})
+    elif not body and mail.draw is None and not mail.problems:
+        mail.add(None, ProblemKind.SYNTAX, mail.say("empty_mail"), mail.say(f"hint_{state.step}"))
+    if mail.problems:
+        raise OrdersRejected(mail.problems)
+    return Accepted(orders, mail.warnings)
+
+
+def _strip(mail: _Mail, lines: Sequence[Line]) -> list[Line]:
+    """Drop blank lines and headers of this phase; note REMIS lines; report other phases."""
+    body = []
+    for line in lines:
+        text = line.text.strip()
+        if not text:
+            continue
+        header = read_header(text, mail.state)
+        if header is Header.CURRENT:
+            continue
+        if header is Header.OTHER:
+            label = header_label(mail.state, mail.lang)
+            mail.add(
+                line,
+                ProblemKind.ILLEGAL,
+                mail.say("other_phase"),
+                mail.say("this_phase", label=label),
+            )
+            continue
+        draw = _DRAW.get(" ".join(fold(text).strip(" .!").split()))
+        if draw is not None:
+            mail.draw = draw
+            continue
+        if _HEADER.match(text):
+            mail.add(line, ProblemKind.SYNTAX, mail.say("bad_header"), mail.say("header_hint"))
+            continue
+        body.append(line)
+    return body
+
+
+def _items(mail: _Mail, body: Sequence[Line]) -> list[tuple[Line, str]]:
+    """The entries of a list (``ZENTREN: a, b`` or one per line), each with its line."""
+    items = []
+    for line in body:
+        match = _LIST.match(line.text)
+        text = match["rest"] if match else line.text
+        items += [(line, part.strip()) for part in re.split(r"[,;]", text) if part.strip()]
+    return items
+
+
+# --- the set-up --------------------------------------------------------------------------
+
+
+def _ballot(mail: _Mail, body: Sequence[Line]) -> Orders:
+    centres = []
+    for line, entry in _items(mail, body):
+        found = setup.centre_of(entry)
+        if isinstance(found, setup.Fault):
+            mail.fault(line, found, ProblemKind.SYNTAX)
+        else:
+            centres.append(found)
+    if body and not mail.problems:
+        for fault in setup.check_ballot(centres, mail.state):
+            mail.fault(None, fault)
+    return Orders(centres=sorted(set(centres)))
+
+
+def _setup(mail: _Mail, body: Sequence[Line]) -> Orders:
+    own = mail.state.boards[0].starting.get(mail.seat, [])
+    if not own:
+        mail.add(None, ProblemKind.ILLEGAL, mail.say("no_centres_to_place"))
+        return Orders()
+    tokens = []
+    for line, entry in _items(mail, body):
+        found = setup.check_entry(entry, own)
+        if isinstance(found, setup.Fault):
+            kind = ProblemKind.SYNTAX if found.key in ("unit_form", "unknown_centre") else None
+            mail.fault(line, found, kind or ProblemKind.ILLEGAL)
+        else:
+            tokens.append(found)
+    for fault in setup.check_placement(tokens):
+        mail.fault(None, fault)
+    missing = [c for c in own if c not in {boards.province(t) for t in tokens}]
+    if body and missing and not mail.problems:
+        message = mail.say("placement_missing", centres=", ".join(missing))
+        mail.warnings.append(Problem(None, "", ProblemKind.ILLEGAL, message, ""))
+    return Orders(placement=sorted(tokens, key=boards.province))
+
+
+# --- the year ----------------------------------------------------------------------------
+
+
+def _sections(mail: _Mail, body: Sequence[Line]) -> dict[str, list[Line]]:
+    """Lines per board: ``BRETT A:`` / ``BOARD B:`` in a tournament, board A otherwise."""
+    tournament = mail.state.options.tournament
+    found: dict[str, list[Line]] = {} if tournament else {"A": []}
+    current = None if tournament else "A"
+    for line in body:
+        match = _SECTION.match(line.text)
+        if match:
+            if not tournament:
+                mail.add(line, ProblemKind.ILLEGAL, mail.say("no_boards"))
+                continue
+            current = match["name"].upper()
+            found.setdefault(current, [])
+        elif current is None:
+            mail.add(line, ProblemKind.SYNTAX, mail.say("which_board"), mail.say("board_hint"))
+        else:
+            found[current].append(line)
+    return found
+
+
+def _year(mail: _Mail, body: Sequence[Line]) -> Orders:
+    orders = Orders()
+    for name, lines in _sections(mail, body).items():
+        board = mail.state.board(name)
+        check = _CHECKS[mail.state.step]
+        texts = []
+        context = _Context(board, mail.seat)
+        for line in lines:
+            order = _read(mail, line)
+            if order is not None:
+                text = check(mail, context, line, order)
+                if text is not None:
+                    texts.append(text)
+        orders.boards[name] = texts
+    return orders
+
+
+def _read(mail: _Mail, line: Line) -> Order | None:
+    try:
+        return read_order(line.text, boards.board())
+    except OrderError as exc:
+        mail.add(line, exc.kind, mail.engine(exc.message), mail.engine(exc.hint))
+        return None
+
+
+@dataclass
+class _Context:
+    """What the checks of one board need, built once per board and mail."""
+
+    board: BoardState
+    seat: str
+    builds: int = 0
+    removals: int = 0
+
+    def __post_init__(self) -> None:
+        self.units = boards.units_of(self.board)
+        self.situation = Situation(boards.board(), self.units, convoy_fallback=True)
+        self.balance = boards.balance(self.board, self.seat)
+
+
+def _movement(mail: _Mail, ctx: _Context, line: Line, order: Order) -> str | None:
+    if not isinstance(order, Hold | Move | Support | Convoy):
+        mail.add(line, ProblemKind.ILLEGAL, mail.say("movement_only"), mail.say("movement_hint"))
+        return None
+    if not _own(mail, ctx, line, order.unit):
+        return None
+    order = _with_kinds(ctx, order)
+    verdict = judge(ctx.situation, ctx.seat, order)
+    if isinstance(verdict, Illegal):
+        if verdict.kind is ProblemKind.AMBIGUOUS:
+            mail.add(line, verdict.kind, mail.engine(verdict.reason))
+            return None
+        mail.warn(line, mail.engine(verdict.reason), mail.say("fails_warning"))
+    return order_text(boards.board(), order)
+
+
+def _own(mail: _Mail, ctx: _Context, line: Line, ref: UnitRef) -> bool:
+    b = boards.board()
+    where = b.names[ref.place.province]
+    for unit in ctx.units:
+        if b.province_of[unit.loc] == ref.place.province and unit.power == ctx.seat:
+            return True
+    mine = ", ".join(ctx.board.units.get(ctx.seat, [])) or "–"
+    mail.add(line, ProblemKind.ILLEGAL, mail.say("not_your_unit", place=where),
+             mail.say("your_units", units=mine))  # fmt: skip
+    return False
+
+
+def _with_kinds(ctx: _Context, order: Order) -> Order:
+    """The unit types taken from the board, so the stored text is complete (4.C.1)."""
+    b = boards.board()
+    at = {b.province_of[u.loc]: u.kind for u in ctx.units}
+
+    def typed(ref: UnitRef) -> UnitRef:
+        kind = at.get(ref.place.province, ref.kind)
+        return replace(ref, kind=kind)
+
+    for name in ("unit", "supported", "army"):
+        ref = getattr(order, name, None)
+        if isinstance(ref, UnitRef):
+            order = replace(order, **{name: typed(ref)})  # type: ignore[arg-type]
+    return order
+
+
+def _retreat(mail: _Mail, ctx: _Context, line: Line, order: Order) -> str | None:
+    if not isinstance(order, Retreat | Move | Disband):
+        mail.add(line, ProblemKind.ILLEGAL, mail.say("retreat_only"), mail.say("retreat_hint"))
+        return None
+    b = boards.board()
+    where = b.names[order.unit.place.province]
+    mine = [d for d in ctx.board.dislodged if d.seat == ctx.seat]
+    found = next((d for d in mine if boards.province(d.unit) == where), None)
+    if found is None:
+        listed = ", ".join(d.unit for d in mine) or "–"
+        mail.add(line, ProblemKind.ILLEGAL, mail.say("not_dislodged", place=where),
+                 mail.say("dislodged_units", units=listed))  # fmt: skip
+        return None
+    if isinstance(order, Disband):
+        return f"{found.unit} D"
+    target = b.names[order.to.province]
+    choices = [c for c in found.options if boards.province(c) == target]
+    if len(choices) != 1 and order.to.coast:
+        choices = [c for c in choices if c.endswith(f"/{order.to.coast}")]
+    if len(choices) != 1:
+        mail.add(line, ProblemKind.ILLEGAL, mail.say("no_retreat", unit=found.unit, place=target),
+                 mail.say("retreat_options", options=" ".join(found.options)))  # fmt: skip
+        return None
+    return f"{found.unit} R {choices[0]}"
+
+
+def _adjust(mail: _Mail, ctx: _Context, line: Line, order: Order) -> str | None:
+    if ctx.balance == 0:
+        mail.add(line, ProblemKind.ILLEGAL, mail.say("nothing_to_adjust", board=ctx.board.name))
+        return None
+    if ctx.balance > 0:
+        return _build(mail, ctx, line, order)
+    return _remove(mail, ctx, line, order)
+
+
+def _build(mail: _Mail, ctx: _Context, line: Line, order: Order) -> str | None:
+    if not isinstance(order, Build | Waive):
+        mail.add(line, ProblemKind.ILLEGAL, mail.say("builds_only", count=ctx.balance))
+        return None
+    ctx.builds += 1
+    if ctx.builds > ctx.balance:
+        mail.add(line, ProblemKind.ILLEGAL, mail.say("too_many_builds", count=ctx.balance))
+        return None
+    if isinstance(order, Waive):
+        return "WAIVE"
+    b = boards.board()
+    centre = b.names[order.place.province]
+    free = boards.free_sites(ctx.board, ctx.seat)
+    unit = build_site(b, ctx.seat, order, [b.loc(c) for c in boards.owned(ctx.board, ctx.seat)])
+    if isinstance(unit, Illegal):
+        mail.add(
+            line,
+            unit.kind,
+            mail.engine(unit.reason),
+            mail.say("build_sites", sites=", ".join(free)),
+        )
+        return None
+    if centre not in free:
+        mail.add(line, ProblemKind.ILLEGAL, mail.say("site_occupied", centre=centre),
+                 mail.say("build_sites", sites=", ".join(free) or "–"))  # fmt: skip
+        return None
+    return f"BUILD {boards.unit_token(unit)}"
+
+
+def _remove(mail: _Mail, ctx: _Context, line: Line, order: Order) -> str | None:
+    if not isinstance(order, Remove | Disband):
+        mail.add(line, ProblemKind.ILLEGAL, mail.say("removals_only", count=-ctx.balance))
+        return None
+    if not _own(mail, ctx, line, order.unit):
+        return None
+    ctx.removals += 1
+    if ctx.removals > -ctx.balance:
+        mail.add(line, ProblemKind.ILLEGAL, mail.say("too_many_removals", count=-ctx.balance))
+        return None
+    return order_text(boards.board(), Remove(_with_kinds(ctx, Hold(order.unit)).unit))
+
+
+_CHECKS = {"movement": _movement, "retreats": _retreat, "adjustments": _adjust}
+
+
+def _over(mail: _Mail, body: Sequence[Line]) -> Orders:
+    mail.add(None, ProblemKind.ILLEGAL, mail.say("game_over"))
+    return Orders()
+
+
+_STEPS = {
+    "ballot": _ballot,
+    "setup": _setup,
+    "movement": _year,
+    "retreats": _year,
+    "adjustments": _year,
+    "over": _over,
+}
