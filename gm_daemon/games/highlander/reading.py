@@ -105,7 +105,10 @@ class _Mail:
 
     def fault(self, line: Line | None, fault: Fault, kind: ProblemKind = ProblemKind.ILLEGAL):
         hint = self.say(fault.hint, **fault.hint_values) if fault.hint else ""
-        self.add(line, kind, self.say(fault.key, **fault.values), hint)
+        values = dict(fault.values)
+        if "powers" in values:  # the seven great powers, named in the player's language
+            values["powers"] = ", ".join(self.say(f"power_{p.lower()}") for p in values["powers"])
+        self.add(line, kind, self.say(fault.key, **values), hint)
 
     def add(self, line: Line | None, kind: ProblemKind, message: str, hint: str = "") -> None:
         self.problems.append(_problem(line, kind, message, hint))

@@ -9,11 +9,13 @@ Everything is rendered from the stored state and its ``Record`` of the last reso
 
 from __future__ import annotations
 
+import textwrap
+
 from gm_daemon.games.highlander import boards, decide
 from gm_daemon.games.highlander.labels import phase_label, step_label
 from gm_daemon.games.highlander.model import BoardRecord, BoardState, Record, State
 from gm_daemon.games.highlander.wording import PHRASES, order, say
-from gm_daemon.games.kit.layout import hanging, name_list, table, wrap
+from gm_daemon.games.kit.layout import WIDTH, hanging, name_list, table, wrap
 
 
 class _Writer:
@@ -119,8 +121,17 @@ def _orders(w: _Writer, record: BoardRecord) -> None:
                 outcome += ": " + say(line.reason, w.lang, names)
             rows.append(["  " + order(line.text, w.lang), outcome])
         if rows:
-            w.lines += [w.name(seat), *table(rows)]
+            width = max(len(row[0]) for row in rows) + 2
+            w.lines += [w.name(seat), *(_fold(line, width) for line in table(rows))]
     w.lines.append("")
+
+
+def _fold(line: str, indent: int) -> str:
+    """A table row too long for a mail line, its last column continued under itself."""
+    if len(line) <= WIDTH:
+        return line
+    return "\n".join(textwrap.wrap(line, WIDTH, subsequent_indent=" " * indent,
+                                   break_long_words=False, break_on_hyphens=False))  # fmt: skip
 
 
 def _dislodged(w: _Writer, record: BoardRecord) -> None:

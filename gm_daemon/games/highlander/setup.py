@@ -70,7 +70,7 @@ def check_ballot(centres: Sequence[str], state: State) -> list[Fault]:
     if state.options.opt_3A and state.ballot == 1:
         missing = [p for p, homes in home_groups().items() if not set(homes) & set(centres)]
         if missing:
-            faults.append(Fault("opt_3a_missing", {"powers": ", ".join(missing)}, "opt_3a_hint"))
+            faults.append(Fault("opt_3a_missing", {"powers": tuple(missing)}, "opt_3a_hint"))
     return faults
 
 
