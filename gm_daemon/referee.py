@@ -170,12 +170,16 @@ class Referee:
     def _feed(self, loaded: Loaded, game_config: GameConfig) -> Loaded:
         """Hand the engine the config's options (a GM's new board); settle whether the phase
         now waits for the GM or may start."""
+        note = f"options-refused:{loaded.id}"
         try:
             state = take_options(loaded.engine, loaded.state, game_config.parsed_options())
         except ValueError as exc:
             log.error("game %s: the new options were refused, the game goes on: %s", loaded.id, exc)
-            self.mailer.tell_gm(f"{loaded.id}: options refused", f"{exc}\n")
+            if self.store.note(note) != str(exc):  # once per refusal, not once per restart
+                self.store.set_note(note, str(exc))
+                self.mailer.tell_gm(f"{loaded.id}: options refused", f"{exc}\n")
             return loaded
+        self.store.set_note(note, None)
         if state != loaded.state:
             self.store.set_state(loaded.id, state.model_dump(mode="json"))
             loaded = replace(loaded, state=state)

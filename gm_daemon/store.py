@@ -214,6 +214,17 @@ class Store:
     def close(self) -> None:
         self.db.close()
 
+    def note(self, key: str) -> str | None:
+        """A small fact the daemon must remember across restarts (what it told the GM)."""
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row["value"])
+
+    def set_note(self, key: str, value: str | None) -> None:
+        if value is None:
+            self.db.execute("DELETE FROM meta WHERE key = ?", (key,))
+        else:
+            self.db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value))
+
     def data_version(self) -> int:
         """Changes whenever another connection (the CLI) commits: the daemon's cue to look."""
         return int(self.db.execute("PRAGMA data_version").fetchone()[0])
