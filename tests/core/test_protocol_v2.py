@@ -83,8 +83,8 @@ def test_a_game_command_answers_with_a_picture(tmp_path):
     picture = next(m for m in replies if "refused" not in m["Subject"].lower())
     refused = next(m for m in replies if m is not picture)
     files = h.attachments(picture)
-    assert list(files) == ["bild-bert-bar.png"]
-    assert files["bild-bert-bar.png"].startswith(b"\x89PNG")
+    assert list(files) == ["bild-bert-baer.png"]
+    assert files["bild-bert-baer.png"].startswith(b"\x89PNG")
     assert "Bert Bär: 1" in h.body(picture)
     assert "No player 'zorro'" in h.body(refused) and "PICTURE <name>" in h.body(refused)
 
@@ -103,7 +103,7 @@ def test_deadlines_per_phase_type_and_defaulted_seats(tmp_path):
     body = h.body(to_anna)
     assert "Anna Alt: 5" in body  # 1 + 2 * 2
     assert "Bert Bär: 0" in body  # defaulted: the engine was told
-    assert "secret anna-alt" in body and "secret bert-bar" not in body
+    assert "secret anna-alt" in body and "secret bert-baer" not in body
 
 
 def test_a_phase_without_what_it_needs_waits_for_the_gm(tmp_path):
