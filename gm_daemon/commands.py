@@ -21,7 +21,7 @@ from gm_daemon.mailer import attachments, with_private
 from gm_daemon.texts import Text, phrase, render
 
 if TYPE_CHECKING:
-    from gm_daemon.intake import Intake, Mail
+    from gm_daemon.envelope import Mail, Services
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,7 @@ class Command:
     names: Mapping[str, tuple[str, ...]]  # per language; the first one is shown
     usage: Mapping[str, str]
     help_key: str  # phrase key of the help line, or "" when ``help`` gives the line
-    run: Callable[[Mail, str, Intake], Answer]
+    run: Callable[[Mail, str, Services], Answer]
     needs_code: bool = True  # HELP answers without the code: the player may have lost it
     needs_open: bool = False  # only while the player may send orders (WITHDRAW)
     help: Mapping[str, str] = field(default_factory=dict)
@@ -54,7 +54,7 @@ class Command:
 
 
 # --- the daemon's own commands ---------------------------------------------------------------
-def _help(mail: Mail, args: str, intake: Intake) -> Answer:
+def _help(mail: Mail, args: str, services: Services) -> Answer:
     loaded, player = mail.game, mail.sender
     text = render(
         loaded.lang,
@@ -66,7 +66,7 @@ def _help(mail: Mail, args: str, intake: Intake) -> Answer:
     return Answer("help", text)
 
 
-def _status(mail: Mail, args: str, intake: Intake) -> Answer:
+def _status(mail: Mail, args: str, services: Services) -> Answer:
     loaded, player = mail.game, mail.sender
     report = loaded.engine.status(loaded.state, player.seat, loaded.lang)
     text = render(
@@ -76,26 +76,34 @@ def _status(mail: Mail, args: str, intake: Intake) -> Answer:
         name=player.name,
         phase_label=loaded.label(),
         status=with_private(report, player.seat).rstrip(),
-        orders=intake.orders_on_file_text(mail),
-        deadline=intake.referee.deadline_text(loaded),
+        orders=_orders_on_file(mail, services),
+        deadline=services.referee.deadline_text(loaded),
     )
     return Answer("status", text, attachments(report, player.seat))
 
 
-def _withdraw(mail: Mail, args: str, intake: Intake) -> Answer:
+def _orders_on_file(mail: Mail, services: Services) -> str:
+    loaded, seat = mail.game, mail.sender.seat
+    orders = services.referee.orders_on_file(loaded, seat)
+    if orders is None:
+        return phrase(loaded.lang, "no_orders_on_file")
+    return loaded.engine.describe_orders(loaded.state, seat, orders, loaded.lang).rstrip()
+
+
+def _withdraw(mail: Mail, args: str, services: Services) -> Answer:
     loaded, player = mail.game, mail.sender
-    if intake.referee.withdraw(loaded, player.seat):
+    if services.referee.withdraw(loaded, player.seat):
         body = phrase(
             loaded.lang,
             "withdrawn",
             phase_label=loaded.label(),
-            nmr_rule=intake.referee.nmr_rule(loaded, player.seat),
+            nmr_rule=services.referee.nmr_rule(loaded, player.seat),
         )
         purpose = "withdrawn"
     else:
         body = phrase(loaded.lang, "nothing_to_withdraw")
         purpose = "nothing-to-withdraw"
-    return Answer(purpose, intake.notice(mail, "withdrawn_subject", body))
+    return Answer(purpose, services.notice(mail, "withdrawn_subject", body))
 
 
 HELP = Command({"de": ("HILFE",), "en": ("HELP",)}, {}, "cmd_help", _help, needs_code=False)
@@ -112,18 +120,18 @@ CORE: tuple[Command, ...] = (HELP, STATUS, WITHDRAW)
 
 # --- a game's own commands ---------------------------------------------------------------------
 def _wrap(game_command: GameCommand[Any]) -> Command:
-    def run(mail: Mail, args: str, intake: Intake) -> Answer:
+    def run(mail: Mail, args: str, services: Services) -> Answer:
         loaded, player = mail.game, mail.sender
         try:
             report = game_command.run(loaded.state, player.seat, args, loaded.lang)
         except CommandError as exc:
             usage = " ".join(_wrapped.line(loaded.lang)[0].split())
             body = f"{exc}\n\n{phrase(loaded.lang, 'command_usage')} {usage}"
-            return Answer("command-refused", intake.notice(mail, "command_refused_subject", body))
+            return Answer("command-refused", services.notice(mail, "command_refused_subject", body))
         body = with_private(report, player.seat)
         return Answer(
             "command",
-            intake.notice(mail, "command_subject", body),
+            services.notice(mail, "command_subject", body),
             attachments(report, player.seat),
         )
 

@@ -20,7 +20,7 @@ from gm_daemon.store import PlayerRow
 from gm_daemon.texts import Text, phrase
 
 if TYPE_CHECKING:
-    from gm_daemon.intake import Intake, Mail
+    from gm_daemon.envelope import Mail, Services
 
 _DONE_WORDS = {"fertig", "done"}
 
@@ -35,7 +35,7 @@ class Stop:
 class Guard(Protocol):
     name: str
 
-    def check(self, mail: Mail, intake: Intake) -> Stop | None: ...
+    def check(self, mail: Mail, services: Services) -> Stop | None: ...
 
 
 class AutomatedMail:
@@ -43,7 +43,7 @@ class AutomatedMail:
 
     name = "automated mail"
 
-    def check(self, mail: Mail, intake: Intake) -> Stop | None:
+    def check(self, mail: Mail, services: Services) -> Stop | None:
         if mail.incoming.automated:
             return Stop(f"ignored: automated ({mail.incoming.automated})")
         return None
@@ -55,10 +55,10 @@ class RateLimit:
 
     name = "rate limit"
 
-    def check(self, mail: Mail, intake: Intake) -> Stop | None:
-        hour_ago = intake.clock() - timedelta(hours=1)
-        recent = intake.store.recent_from(mail.incoming.sender, hour_ago, mail.row.id)
-        if recent > intake.config.mail.max_mails_per_hour:
+    def check(self, mail: Mail, services: Services) -> Stop | None:
+        hour_ago = services.clock() - timedelta(hours=1)
+        recent = services.recent_from(mail.incoming.sender, hour_ago, mail.row.id)
+        if recent > services.config.mail.max_mails_per_hour:
             return Stop("ignored: rate limit")
         return None
 
@@ -68,8 +68,8 @@ class KnownSender:
 
     name = "sender"
 
-    def check(self, mail: Mail, intake: Intake) -> Stop | None:
-        mail.players = intake.referee.seats_of(mail.incoming.sender)
+    def check(self, mail: Mail, services: Services) -> Stop | None:
+        mail.players = services.referee.seats_of(mail.incoming.sender)
         if mail.players:
             return None
         parts = [
@@ -86,32 +86,32 @@ class OneGame:
 
     name = "game"
 
-    def check(self, mail: Mail, intake: Intake) -> Stop | None:
+    def check(self, mail: Mail, services: Services) -> Stop | None:
         players, subject = mail.players, mail.incoming.subject
         named = [p for p in players if _names_game(p.game_id, subject, mail.envelope.game)]
         chosen = named[0] if len(named) == 1 else None
         if chosen is None:
-            elsewhere = mail.envelope.game or _other_game_in_subject(intake, players, subject)
+            elsewhere = mail.envelope.game or _other_game_in_subject(services, players, subject)
             if not named and elsewhere:  # a game of this GM, or none, but not the sender's
-                return self._ask(mail, intake, "not_in_game", given=elsewhere)
-            running = [p for p in players if not intake.referee.finished(p.game_id)]
+                return self._ask(mail, services, "not_in_game", given=elsewhere)
+            running = [p for p in players if not services.referee.finished(p.game_id)]
             candidates = named or running or players
             if len(candidates) != 1:
-                return self._ask(mail, intake, "which_game")
+                return self._ask(mail, services, "which_game")
             chosen = candidates[0]
-        loaded = intake.referee.load(chosen.game_id)
+        loaded = services.referee.load(chosen.game_id)
         if loaded is None:
             return Stop("game left the config")
         mail.game, mail.sender = loaded, loaded.player(chosen.seat)
         return None
 
     @staticmethod
-    def _ask(mail: Mail, intake: Intake, key: str, **values: str) -> Stop:
+    def _ask(mail: Mail, services: Services, key: str, **values: str) -> Stop:
         first = mail.players[0]
-        lang = intake.config.game(first.game_id).language
+        lang = services.config.game(first.game_id).language
         games = ", ".join(f"[{p.game_id}]" for p in mail.players)
         body = phrase(lang, key, games=games, example=first.game_id, **values)
-        text = intake.notice_text(lang, first, "which_game_subject", body)
+        text = services.mailer.notice_text(lang, first, "which_game_subject", body)
         return Stop("which game?", Answer(key, text), first)
 
 
@@ -122,7 +122,7 @@ class ReadBody:
 
     name = "phase header and command"
 
-    def check(self, mail: Mail, intake: Intake) -> Stop | None:
+    def check(self, mail: Mail, services: Services) -> Stop | None:
         engine, state = mail.game.engine, mail.game.state
         lines = []
         for line in mail.envelope.lines:
@@ -151,7 +151,7 @@ class PlayerCode:
 
     name = "player code"
 
-    def check(self, mail: Mail, intake: Intake) -> Stop | None:
+    def check(self, mail: Mail, services: Services) -> Stop | None:
         if mail.command is not None and not mail.command.needs_code:
             return None
         if _code_ok(mail.sender, mail):
@@ -162,7 +162,7 @@ class PlayerCode:
         else:
             body = phrase(lang, "wrong_code", line=envelope.code_line, given=envelope.code)
         purpose = "bad_code" if envelope.code is None else "wrong_code"
-        return Stop("bad code", Answer(purpose, intake.notice(mail, "bad_code_subject", body)))
+        return Stop("bad code", Answer(purpose, services.notice(mail, "bad_code_subject", body)))
 
 
 class GameOpen:
@@ -171,7 +171,7 @@ class GameOpen:
 
     name = "game open"
 
-    def check(self, mail: Mail, intake: Intake) -> Stop | None:
+    def check(self, mail: Mail, services: Services) -> Stop | None:
         if mail.command is not None and not mail.command.needs_open:
             return None
         loaded = mail.game
@@ -179,14 +179,15 @@ class GameOpen:
         if loaded.row.waiting and not loaded.row.finished:
             body = phrase(lang, "waiting", phase_label=loaded.label(), what=loaded.row.waiting)
             return Stop(
-                "refused: waiting", Answer("waiting", intake.notice(mail, "waiting_subject", body))
+                "refused: waiting",
+                Answer("waiting", services.notice(mail, "waiting_subject", body)),
             )
         reason = _refusal(mail)
         if reason is None:
             return None
         key = "game_over" if reason == "reason_finished" else "not_participant"
         body = phrase(lang, key, phase_label=loaded.label(), reason=phrase(lang, reason))
-        answer = Answer(key, intake.notice(mail, "not_participant_subject", body))
+        answer = Answer(key, services.notice(mail, "not_participant_subject", body))
         return Stop(f"refused: {reason}", answer)
 
 
@@ -196,12 +197,12 @@ class CurrentPhase:
 
     name = "current phase"
 
-    def check(self, mail: Mail, intake: Intake) -> Stop | None:
+    def check(self, mail: Mail, services: Services) -> Stop | None:
         if mail.stale_header is None or (mail.command and not mail.command.needs_open):
             return None
         loaded = mail.game
         body = phrase(loaded.lang, "stale", given=mail.stale_header, phase_label=loaded.label())
-        return Stop("stale phase", Answer("stale", intake.notice(mail, "stale_subject", body)))
+        return Stop("stale phase", Answer("stale", services.notice(mail, "stale_subject", body)))
 
 
 class SomethingToRead:
@@ -209,7 +210,7 @@ class SomethingToRead:
 
     name = "orders present"
 
-    def check(self, mail: Mail, intake: Intake) -> Stop | None:
+    def check(self, mail: Mail, services: Services) -> Stop | None:
         if mail.command is not None or mail.lines:
             return None
         loaded, seat = mail.game, mail.sender.seat
@@ -218,7 +219,9 @@ class SomethingToRead:
             + "\n\n"
             + loaded.engine.help(loaded.state, seat, loaded.lang)
         )
-        return Stop("no orders found", Answer("empty", intake.notice(mail, "empty_subject", body)))
+        return Stop(
+            "no orders found", Answer("empty", services.notice(mail, "empty_subject", body))
+        )
 
 
 GUARDS: tuple[Guard, ...] = (
@@ -266,12 +269,14 @@ def _names_game(game_id: str, subject: str, named: str | None) -> bool:
     return game_id.lower() in tokens
 
 
-def _other_game_in_subject(intake: Intake, players: list[PlayerRow], subject: str) -> str | None:
+def _other_game_in_subject(
+    services: Services, players: list[PlayerRow], subject: str
+) -> str | None:
     """A bracketed game id of this GM in the subject ("[hn2]") that is not the sender's."""
     own = {p.game_id.lower() for p in players}
     for token in re.findall(r"\[([^\]\s]+)\]", subject):
         if token.lower() not in own and any(
-            g.id.lower() == token.lower() for g in intake.config.games
+            g.id.lower() == token.lower() for g in services.config.games
         ):
             return token
     return None

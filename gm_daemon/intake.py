@@ -12,90 +12,22 @@ stored by the referee; intake itself only keeps the inbox table.
 from __future__ import annotations
 
 import logging
-import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 
-from gm_daemon.commands import Answer, Command
-from gm_daemon.games.protocol import Attachment, Line, OrdersRejected
+from gm_daemon.commands import Answer
+from gm_daemon.envelope import Mail, Services, read_envelope
+from gm_daemon.games.protocol import Attachment, OrdersRejected
 from gm_daemon.guards import GUARDS, Stop
 from gm_daemon.loaded import Loaded
-from gm_daemon.mail.message import Incoming, order_lines, parse_incoming
+from gm_daemon.mail.message import order_lines, parse_incoming
 from gm_daemon.mailer import Reply
 from gm_daemon.referee import Referee
 from gm_daemon.store import InboxRow, PlayerRow, Store
-from gm_daemon.texts import Text, phrase, problems_text, render, warnings_text
+from gm_daemon.texts import phrase, problems_text, render, warnings_text
 
 log = logging.getLogger(__name__)
-
-# The lines the core reads itself: the player's code ("Code: X", "Code X", "Mein Code: X")
-# and the game ("Spiel: hn1", with its colon). Phase headers belong to the games.
-_HEADER = re.compile(
-    r"^\s*[\"'„“‚‘»«]?\s*(?:(?P<game>spiel|game)\s*[:=]\s*(?P<game_id>\S+)"
-    r"|(?:mein\s+|my\s+)?code\b\s*[:=]?\s*(?P<code>[^\s:=].*?)"
-    r")\s*$",
-    re.IGNORECASE,
-)
-
-
-@dataclass
-class Envelope:
-    """What the daemon reads out of a mail before it knows the game."""
-
-    code: str | None = None
-    code_line: int | None = None
-    game: str | None = None
-    lines: list[Line] = field(default_factory=list)
-
-
-def read_envelope(lines: Sequence[Line]) -> Envelope:
-    """Split the code and game lines from the rest."""
-    envelope = Envelope()
-    for line in lines:
-        match = _HEADER.match(line.text)
-        if match is None:
-            envelope.lines.append(line)
-        elif match["code"]:
-            envelope.code = match["code"]
-            envelope.code_line = line.no
-        else:
-            envelope.game = match["game_id"].strip("[]\"'„“”»«")
-    return envelope
-
-
-@dataclass
-class Mail:
-    """A mail on its way through the guards, with what each guard learnt about it."""
-
-    row: InboxRow
-    incoming: Incoming
-    envelope: Envelope
-    players: list[PlayerRow] = field(default_factory=list)  # the sender's seats
-    game_or_none: Loaded | None = None
-    sender_or_none: PlayerRow | None = None
-    command: Command | None = None
-    args: str = ""
-    lines: list[Line] = field(default_factory=list)
-    stale_header: str | None = None
-
-    @property
-    def game(self) -> Loaded:
-        assert self.game_or_none is not None, "only after the game guard"
-        return self.game_or_none
-
-    @game.setter
-    def game(self, loaded: Loaded) -> None:
-        self.game_or_none = loaded
-
-    @property
-    def sender(self) -> PlayerRow:
-        assert self.sender_or_none is not None, "only after the game guard"
-        return self.sender_or_none
-
-    @sender.setter
-    def sender(self, player: PlayerRow) -> None:
-        self.sender_or_none = player
 
 
 @dataclass(frozen=True)
@@ -112,6 +44,7 @@ class Intake:
         self.mailer = referee.mailer
         self.store = store
         self.clock = clock
+        self.services = Services(referee, self.mailer, clock, store.recent_from)
 
     @property
     def config(self):  # type: ignore[no-untyped-def]
@@ -142,11 +75,11 @@ class Intake:
 
     def _handle(self, mail: Mail) -> Verdict:
         for guard in GUARDS:
-            stop = guard.check(mail, self)
+            stop = guard.check(mail, self.services)
             if stop is not None:
                 return self._stopped(mail, stop)
         if mail.command is not None:
-            answer = mail.command.run(mail, mail.args, self)
+            answer = mail.command.run(mail, mail.args, self.services)
             self._reply(mail, answer)
             return Verdict(answer.purpose.replace("-", " "), mail.game.id)
         return self._orders(mail)
@@ -194,13 +127,6 @@ class Intake:
         self._reply(mail, Answer("accepted", text))
         return Verdict("accepted", loaded.id, accepted=True, phase=loaded.row.phase)
 
-    def orders_on_file_text(self, mail: Mail, on_file: object = None) -> str:
-        loaded, seat = mail.game, mail.sender.seat
-        orders = on_file if on_file is not None else self.referee.orders_on_file(loaded, seat)
-        if orders is None:
-            return phrase(loaded.lang, "no_orders_on_file")
-        return loaded.engine.describe_orders(loaded.state, seat, orders, loaded.lang).rstrip()
-
     def _in_force(self, loaded: Loaded, player: PlayerRow, on_file: object) -> str:
         if on_file is None:
             return phrase(loaded.lang, "no_orders_on_file")
@@ -208,19 +134,6 @@ class Intake:
         return phrase(loaded.lang, "orders_in_force") + "\n" + described.rstrip()
 
     # --- replies -----------------------------------------------------------------------
-    def notice_text(self, lang: str, player: PlayerRow, subject_key: str, body: str) -> Text:
-        return render(
-            lang,
-            "notice",
-            game_id=player.game_id,
-            name=player.name,
-            subject=phrase(lang, subject_key),
-            text=body,
-        )
-
-    def notice(self, mail: Mail, subject_key: str, body: str) -> Text:
-        return self.notice_text(mail.game.lang, mail.sender, subject_key, body)
-
     def _reply(self, mail: Mail, answer: Answer, to: PlayerRow | str | None = None) -> None:
         recipient = to or mail.sender_or_none or mail.incoming.sender
         game = mail.game_or_none if isinstance(recipient, PlayerRow) else None

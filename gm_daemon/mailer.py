@@ -76,6 +76,18 @@ class Mailer:
         return message
 
     # --- short notices -------------------------------------------------------------------
+    @staticmethod
+    def notice_text(lang: str, player: PlayerRow, subject_key: str, body: str) -> Text:
+        """ "[game] subject", a greeting and ``body``."""
+        return render(
+            lang,
+            "notice",
+            game_id=player.game_id,
+            name=player.name,
+            subject=phrase(lang, subject_key),
+            text=body,
+        )
+
     def notice(
         self,
         loaded: Loaded | None,
@@ -86,14 +98,7 @@ class Mailer:
         in_reply_to: str | None = None,
         attachments: Sequence[Attachment] = (),
     ) -> None:
-        text = render(
-            lang,
-            "notice",
-            game_id=player.game_id,
-            name=player.name,
-            subject=phrase(lang, reply.subject_key),
-            text=reply.body,
-        )
+        text = self.notice_text(lang, player, reply.subject_key, reply.body)
         self.queue(
             loaded,
             reply.purpose,
