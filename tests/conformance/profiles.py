@@ -44,4 +44,10 @@ PROFILES: dict[str, Profile] = {
         scenarios=(TESTS / "hornberg" / "scenarios",),
         max_phases=40,
     ),
+    "highlander": Profile(
+        players=2,
+        rules=_ids("HL", 19) + _ids("TC-HL", 7),
+        scenarios=(TESTS / "highlander" / "scenarios",),
+        max_phases=12,
+    ),
 }

@@ -7,7 +7,7 @@ from gm_daemon.games.highlander import boards, setup
 from gm_daemon.games.highlander.model import State
 from gm_daemon.games.highlander.wording import PHRASES, order
 from gm_daemon.games.highlander.year import needs_adjustment
-from gm_daemon.games.kit.layout import wrap
+from gm_daemon.games.kit.layout import hanging, wrap
 
 
 def owes(state: State, seat: str) -> bool:
@@ -32,7 +32,7 @@ def example(state: State, seat: str, lang: str) -> str:
     if state.step == "over":
         return ""
     if state.step == "ballot":
-        return _ballot(state, lang) if owes(state, seat) or seat in state.sealed else ""
+        return _ballot(state, seat, lang)
     if state.step == "setup":
         return _setup(state, seat, lang) if state.boards[0].starting.get(seat) else ""
     if not owes(state, seat):
@@ -47,19 +47,28 @@ def example(state: State, seat: str, lang: str) -> str:
     return "\n".join(sections)
 
 
-def _ballot(state: State, lang: str) -> str:
+def _ballot(state: State, seat: str, lang: str) -> str:
+    """A valid list; the second player's is taken from the other end of the alphabet, so
+    two players copying their examples do not send identical lists."""
+    first = state.seats.index(seat) == 0
     free = [c for c in boards.centres() if c not in state.excluded]
+    free = free if first else free[::-1]
     chosen: list[str] = []
     if state.options.opt_3A and state.ballot == 1:
-        chosen = [homes[0] for homes in setup.home_groups().values()]
+        chosen = [homes[0 if first else -1] for homes in setup.home_groups().values()]
     chosen += [c for c in free if c not in chosen][: state.ballot_size - len(chosen)]
     word = "ZENTREN" if lang == "de" else "CENTRES"
-    return f"{word}: " + ", ".join(sorted(chosen)[: state.ballot_size])
+    return _listed(word, sorted(chosen)[: state.ballot_size])
+
+
+def _listed(word: str, items: list[str]) -> str:
+    """``ZENTREN: a, b, …`` wrapped at mail width; the reader takes the continuation lines."""
+    return "\n".join(line.strip() for line in hanging(f"{word}: ", items, indent=0))
 
 
 def _setup(state: State, seat: str, lang: str) -> str:
     word = "AUFSTELLUNG" if lang == "de" else "SETUP"
-    return f"{word}: " + ", ".join(f"A {c}" for c in state.boards[0].starting[seat])
+    return _listed(word, [f"A {c}" for c in state.boards[0].starting[seat]])
 
 
 def _movement(state: State, board, seat: str) -> list[str]:  # type: ignore[no-untyped-def]
@@ -88,11 +97,12 @@ def help_text(state: State, seat: str, lang: str) -> str:
         parts.append(PHRASES(lang, "help_draw"))
         parts.append(PHRASES(lang, "help_map"))
     text = example(state, seat, lang)
-    if text and owes(state, seat):
-        parts.append(PHRASES(lang, "help_example") + "\n\n" + _indent(text))
-    elif state.step != "over":
-        parts.append(PHRASES(lang, "help_nothing") if state.boards else "")
-    return "\n\n".join(wrap(p) for p in parts if p) + "\n"
+    if state.step not in ("ballot", "setup", "over") and not owes(state, seat):
+        parts.append(PHRASES(lang, "help_nothing"))
+    parts = [wrap(p) for p in parts if p]
+    if text:  # quoted verbatim, so that what a player copies is what ``read_orders`` takes
+        parts.append(PHRASES(lang, "help_example") + "\n\n" + text)
+    return "\n\n".join(parts) + "\n"
 
 
 def _step_help(state: State, lang: str) -> str:
@@ -107,10 +117,6 @@ def _step_help(state: State, lang: str) -> str:
     if state.options.opt_3A and state.ballot == 1:
         text += "\n" + PHRASES(lang, "help_3a")
     return text
-
-
-def _indent(text: str) -> str:
-    return "\n".join("    " + line for line in text.splitlines())
 
 
 def welcome_text(state: State, seat: str, lang: str) -> str:
