@@ -1,0 +1,188 @@
+"""Order mails as the spec's §4 prints them (E1 … E5), the phase header, REMIS beside the
+orders on file, and replies that name the line, what is wrong and what would be right."""
+
+from __future__ import annotations
+
+from gm_daemon.games.highlander import GAME
+from gm_daemon.games.protocol import Header, ProblemKind
+
+from .support import position, read, rejected
+
+E1 = """Spiel: HL-3
+Phase: Zentrenwahl
+ZENTREN: Lon, Lvp, Edi, Bre, Par, Mar, Spa, Por, Bel, Hol, Kie, Ber, Mün, Den, Nwy"""
+E2 = """Spiel: HL-3
+Phase: Aufstellung
+AUFSTELLUNG: A Mos, A War, F StP/sk, F Sev, F Ank, A Con, F Smy, F Bul/ok, A Rum, A Ser, F Gre, A Bud, A Vie, F Tri"""  # noqa: E501
+E3 = """Spiel: HL-3
+Phase: 1902 Bewegung
+A Mün - Sil
+A Ber U A Mün - Sil
+F Nordsee K A Lon - Nwy
+A Lon - Nwy
+F Bre hält"""
+E4 = """Game: HL-T7
+Phase: 1905 Movement
+BOARD A:
+A Vie - Gal
+A Bud S A Vie - Gal
+F Tri H
+BOARD B:
+A Mos - Ukr
+F Sev - Rum
+A War S A Mos - Ukr"""
+E5_RETREAT = """Phase: 1905 Rückzüge
+A Gal - Boh"""
+E5_BUILDS = """Phase: 1905 Anpassung
+Baue F Kie
+Baue A Ber"""
+
+TC1 = {
+    "owners": {
+        "P1": "LON LVP EDI BRE PAR MAR SPA POR HOL KIE BER MUN DEN NWY",
+        "P2": "MOS WAR STP SEV ANK CON SMY BUL RUM SER GRE BUD VIE TRI",
+    }
+}
+
+
+def test_e1_centre_ballot() -> None:
+    """HL-3: the ballot as written in E1, German short names (Mün) included."""
+    state = position({"step": "ballot"})
+    orders = read(state, "P1", E1).orders
+    assert orders.centres == sorted(
+        "LON LVP EDI BRE PAR MAR SPA POR BEL HOL KIE BER MUN DEN NWY".split()
+    )
+
+
+def test_e2_unit_setup_with_german_coasts() -> None:
+    """HL-8: coasts /sk and /ok; every starting centre of P2 given."""
+    state = position({"step": "setup", "A": TC1})
+    accepted = read(state, "P2", E2)
+    assert accepted.warnings == []
+    assert "F STP/SC" in accepted.orders.placement
+    assert "F BUL/EC" in accepted.orders.placement
+
+
+def test_e3_movement_with_german_names() -> None:
+    state = position({"step": "movement", "year": 1902, "A": {
+        "owners": {"P1": "MUN BER LON BRE"},
+        "units": {"P1": "A MUN, A BER, F NTH, A LON, F BRE", "P2": "A WAR"},
+    }})  # fmt: skip
+    orders = read(state, "P1", E3).orders
+    assert orders.boards == {
+        "A": ["A MUN - SIL", "A BER S A MUN - SIL", "F NTH C A LON - NWY", "A LON - NWY",
+              "F BRE H"]  # fmt: skip
+    }
+
+
+def test_e4_one_mail_for_both_boards() -> None:
+    """HL-16: one mail, one section per board."""
+    state = position({"step": "movement", "year": 1905,
+                      "A": {"units": {"P1": "A VIE, A BUD, F TRI", "P2": "A WAR"}},
+                      "B": {"units": {"P1": "A MOS, F SEV, A WAR", "P2": "A RUM"}}},
+                     {"tournament": True})  # fmt: skip
+    orders = read(state, "P1", E4, "en").orders
+    assert orders.boards == {
+        "A": ["A VIE - GAL", "A BUD S A VIE - GAL", "F TRI H"],
+        "B": ["A MOS - UKR", "F SEV - RUM", "A WAR S A MOS - UKR"],
+    }
+
+
+def test_e5_retreat_then_builds() -> None:
+    retreat = position({"step": "retreats", "year": 1905, "A": {
+        "units": {"P1": "A VIE", "P2": "A WAR"},
+        "dislodged": [{"seat": "P1", "unit": "A GAL", "attacker": "UKR", "options": ["BOH", "SIL"]}],
+    }})  # fmt: skip
+    assert read(retreat, "P1", E5_RETREAT).orders.boards == {"A": ["A GAL R BOH"]}
+    adjust = position({"step": "adjustments", "year": 1905, "A": {
+        "owners": {"P1": "KIE BER MUN", "P2": "WAR"}, "units": {"P1": "A MUN", "P2": "A WAR"},
+    }})  # fmt: skip
+    assert read(adjust, "P1", E5_BUILDS).orders.boards == {"A": ["BUILD F KIE", "BUILD A BER"]}
+
+
+def test_headers_of_this_and_other_phases() -> None:
+    """A-16: the §4 headers, German and English; another phase makes the mail stale."""
+    state = position({"step": "movement", "year": 1902, "A": {"units": {"P1": "A MUN"}}})
+    assert GAME.read_header("Phase: 1902 Bewegung", state) is Header.CURRENT
+    assert GAME.read_header("phase: 1902 movement", state) is Header.CURRENT
+    assert GAME.read_header("Phase: 1901 Bewegung", state) is Header.OTHER
+    assert GAME.read_header("Phase: 1902 Rückzüge", state) is Header.OTHER
+    assert GAME.read_header("Phase: Zentrenwahl", state) is Header.OTHER
+    assert GAME.read_header("A Mün - Sil", state) is None
+    ballot = position({"step": "ballot"})
+    assert GAME.read_header("Phase: Zentrenwahl", ballot) is Header.CURRENT
+    assert GAME.read_header("Phase: Centre ballot", ballot) is Header.CURRENT
+    setup = position({"step": "setup", "A": TC1})
+    assert GAME.read_header("Phase: Aufstellung", setup) is Header.CURRENT
+
+
+def test_remis_alone_keeps_the_orders_on_file() -> None:
+    """HL-14: a REMIS mail adds the offer to the moves already sent."""
+    state = position({"step": "movement", "year": 1903, "A": {"units": {"P1": "A MUN, A BER"}}})
+    on_file = read(state, "P1", "A Mün - Boh\nA Ber - Sil").orders
+    both = read(state, "P1", "REMIS", on_file=on_file).orders
+    assert both.draw and both.boards == on_file.boards
+    again = read(state, "P1", "A Mün H", on_file=both).orders
+    assert again.draw and again.boards == {"A": ["A MUN H"]}
+    taken_back = read(state, "P1", "KEIN REMIS", on_file=again).orders
+    assert not taken_back.draw and taken_back.boards == again.boards
+
+
+def test_remis_is_not_possible_during_the_set_up() -> None:
+    exc = rejected(position({"step": "ballot"}), "P1", "REMIS")
+    assert "erst ab der ersten Bewegungsphase" in exc.problems[0].message
+
+
+def test_impossible_move_is_accepted_with_a_warning() -> None:
+    """§3.2: legal in form, impossible on the map: accepted, warned, fails later."""
+    state = position({"step": "movement", "year": 1902, "A": {"units": {"P1": "A PAR"}}})
+    accepted = read(state, "P1", "A Par - Lon")
+    assert accepted.orders.boards == {"A": ["A PAR - LON"]}
+    [warning] = accepted.warnings
+    assert warning.line == 1 and warning.source == "A Par - Lon"
+    assert "kann LON nicht erreichen" in warning.message
+    assert "scheitert" in warning.hint
+
+
+def test_every_problem_of_a_mail_at_once_with_line_and_hint() -> None:
+    state = position({"step": "movement", "year": 1902, "A": {"units": {"P1": "A PAR", "P2": "A MUN"}}})
+    exc = rejected(state, "P1", "A Pariss - Bur\nA Mun - Boh\nBaue A Par\nA Par Bur")
+    by_line = {p.line: p for p in exc.problems}
+    assert sorted(by_line) == [1, 2, 3, 4]
+    assert by_line[1].kind is ProblemKind.SYNTAX
+    assert "Pariss" in by_line[1].message and "PAR" in by_line[1].hint
+    assert by_line[2].kind is ProblemKind.ILLEGAL and "MUN" in by_line[2].message
+    assert "A PAR" in by_line[2].hint
+    assert by_line[3].kind is ProblemKind.ILLEGAL
+    assert by_line[4].kind is ProblemKind.SYNTAX and by_line[4].hint
+
+
+def test_english_replies_have_no_german_words() -> None:
+    state = position({"step": "movement", "year": 1902, "A": {"units": {"P1": "A PAR", "P2": "A MUN"}}})
+    exc = rejected(state, "P1", "A Mun - Boh\nA Par S", "en")
+    text = " ".join(f"{p.message} {p.hint}" for p in exc.problems)
+    assert "You have no unit in MUN" in text
+    for german in ("Sie", "Einheit", "Befehl", " z. B."):
+        assert german not in text
+
+
+def test_a_tournament_order_needs_its_board() -> None:
+    state = position({"step": "movement", "A": {"units": {"P1": "A PAR"}},
+                      "B": {"units": {"P2": "A PAR"}}}, {"tournament": True})  # fmt: skip
+    exc = rejected(state, "P1", "A Par - Bur")
+    assert exc.problems[0].line == 1 and "BRETT A:" in exc.problems[0].hint
+
+
+def test_board_sections_are_refused_in_a_single_game() -> None:
+    state = position({"step": "movement", "A": {"units": {"P1": "A PAR"}}})
+    exc = rejected(state, "P1", "BRETT A:\nA Par - Bur")
+    assert exc.problems[0].line == 1
+
+
+def test_retreat_to_a_place_not_open_names_the_options() -> None:
+    state = position({"step": "retreats", "year": 1905, "A": {
+        "units": {"P2": "A UKR"},
+        "dislodged": [{"seat": "P1", "unit": "A GAL", "attacker": "UKR", "options": ["BOH", "SIL"]}],
+    }})  # fmt: skip
+    exc = rejected(state, "P1", "A Gal - Ukr")
+    assert "BOH SIL" in exc.problems[0].hint
