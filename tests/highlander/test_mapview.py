@@ -1,0 +1,75 @@
+"""The map view the engine builds for the picture: centres by owner, units by player, this
+phase's orders as arrows with failed ones marked, dislodged units; and the PNG attached to
+results, STATUS and KARTE once ``picture.render_map`` exists."""
+
+from __future__ import annotations
+
+from gm_daemon.games.highlander import GAME, boards, views
+from gm_daemon.games.highlander.mapview import MapArrow, MapUnit
+
+from .support import play, position
+
+E3_POSITION = {
+    "step": "movement",
+    "year": 1902,
+    "A": {
+        "owners": {"P1": "MUN BER LON BRE", "P2": "WAR"},
+        "units": {"P1": "A MUN, A BER, F NTH, A LON, F BRE", "P2": "A SIL, A WAR"},
+    },
+}
+E3 = "A Mün - Sil\nA Ber U A Mün - Sil\nF Nordsee K A Lon - Nwy\nA Lon - Nwy\nF Bre hält"
+
+
+def _view(state, lang: str = "de"):  # type: ignore[no-untyped-def]
+    record = state.last.boards[0] if state.last and state.last.boards else None
+    return views.map_view(state, state.boards[0], record, "1902 Bewegung", lang)
+
+
+def test_owners_units_arrows_and_dislodged_after_a_movement() -> None:
+    before = position(E3_POSITION)
+    after = play(before, {"P1": E3, "P2": "A War - Sil"}).state
+    view = _view(after)
+    assert view.players == ("Anna", "Bert")
+    assert set(view.owners) == set(boards.centres())
+    assert view.owners["MUN"] == 0 and view.owners["WAR"] == 1 and view.owners["PAR"] is None
+    assert MapUnit(0, "A", "SIL") in view.units  # the position after the phase
+    assert MapUnit(0, "A", "NWY") in view.units
+    assert MapUnit(1, "A", "WAR") in view.units
+    assert list(view.dislodged) == [MapUnit(1, "A", "SIL")]
+    assert MapArrow("move", "MUN", "SIL") in view.arrows
+    assert MapArrow("support", "BER", "MUN", "SIL") in view.arrows
+    assert MapArrow("convoy", "NTH", "LON", "NWY") in view.arrows
+    assert MapArrow("hold", "BRE", "BRE") in view.arrows
+    assert MapArrow("move", "WAR", "SIL", failed=True) in view.arrows
+
+
+def test_retreat_arrow_and_no_arrow_for_builds() -> None:
+    assert views.arrow("A SIL R BOH", "succeeds") == MapArrow("retreat", "SIL", "BOH")
+    assert views.arrow("F MAO - SPA/NC", "fails") == MapArrow("move", "MAO", "SPA/NC", failed=True)
+    assert views.arrow("A YOR - NWY VIA", "succeeds") == MapArrow("move", "YOR", "NWY")
+    assert views.arrow("BUILD F KIE", "succeeds") is None
+    assert views.arrow("REMOVE A BER", "succeeds") is None
+    assert views.arrow("A SIL D", "succeeds") is None
+
+
+def test_tournament_views_name_their_board() -> None:
+    state = position({"step": "movement", "A": {"units": {"P1": "A PAR"}},
+                      "B": {"units": {"P2": "A PAR"}}}, {"tournament": True})  # fmt: skip
+    view = views.map_view(state, state.board("B"), None, "1901", "en")
+    assert view.notes == ("Board B",)
+    assert view.units == [MapUnit(1, "A", "PAR")]
+
+
+def test_map_command_and_results_carry_the_png_when_the_picture_exists() -> None:
+    """Before ``picture.py`` is installed the engine sends no picture and fails nowhere."""
+    state = position(E3_POSITION)
+    [command] = GAME.commands
+    assert command.names["de"] == ("KARTE",) and command.names["en"] == ("MAP",)
+    report = command.run(state, "P1", "", "de")
+    pictures = report.attachments
+    drawn = views.render(_view(state)) is not None
+    assert len(pictures) == (1 if drawn else 0)
+    for picture in pictures:
+        assert picture.content_type == "image/png" and picture.data.startswith(b"\x89PNG")
+    resolution = play(state, {"P1": E3})
+    assert len(GAME.report(state, resolution, "de").attachments) == (1 if drawn else 0)
