@@ -19,8 +19,11 @@ GOLDEN = HERE / "golden"
 
 def _replay(name: str):  # type: ignore[no-untyped-def]
     scenario = load_scenario(HERE / "scenarios" / f"{name}.toml")
-    state = position(scenario["position"], scenario.get("options", {})) if "position" in \
-        scenario else None
+    state = (
+        position(scenario["position"], scenario.get("options", {}))
+        if "position" in scenario
+        else None
+    )
     from .support import new_game
 
     state = state or new_game(scenario.get("options", {}))

@@ -37,6 +37,7 @@ E5_BUILDS = """Phase: 1905 Anpassung
 Baue F Kie
 Baue A Ber"""
 
+GAL_DISLODGED = {"seat": "P1", "unit": "A GAL", "attacker": "UKR", "options": ["BOH", "SIL"]}
 TC1 = {
     "owners": {
         "P1": "LON LVP EDI BRE PAR MAR SPA POR HOL KIE BER MUN DEN NWY",
@@ -50,7 +51,23 @@ def test_e1_centre_ballot() -> None:
     state = position({"step": "ballot"})
     orders = read(state, "P1", E1).orders
     assert orders.centres == sorted(
-        "LON LVP EDI BRE PAR MAR SPA POR BEL HOL KIE BER MUN DEN NWY".split()
+        [
+            "LON",
+            "LVP",
+            "EDI",
+            "BRE",
+            "PAR",
+            "MAR",
+            "SPA",
+            "POR",
+            "BEL",
+            "HOL",
+            "KIE",
+            "BER",
+            "MUN",
+            "DEN",
+            "NWY",
+        ]
     )
 
 
@@ -70,8 +87,13 @@ def test_e3_movement_with_german_names() -> None:
     }})  # fmt: skip
     orders = read(state, "P1", E3).orders
     assert orders.boards == {
-        "A": ["A MUN - SIL", "A BER S A MUN - SIL", "F NTH C A LON - NWY", "A LON - NWY",
-              "F BRE H"]  # fmt: skip
+        "A": [
+            "A MUN - SIL",
+            "A BER S A MUN - SIL",
+            "F NTH C A LON - NWY",
+            "A LON - NWY",
+            "F BRE H",
+        ]
     }
 
 
@@ -91,7 +113,7 @@ def test_e4_one_mail_for_both_boards() -> None:
 def test_e5_retreat_then_builds() -> None:
     retreat = position({"step": "retreats", "year": 1905, "A": {
         "units": {"P1": "A VIE", "P2": "A WAR"},
-        "dislodged": [{"seat": "P1", "unit": "A GAL", "attacker": "UKR", "options": ["BOH", "SIL"]}],
+        "dislodged": [GAL_DISLODGED],
     }})  # fmt: skip
     assert read(retreat, "P1", E5_RETREAT).orders.boards == {"A": ["A GAL R BOH"]}
     adjust = position({"step": "adjustments", "year": 1905, "A": {
@@ -145,7 +167,9 @@ def test_impossible_move_is_accepted_with_a_warning() -> None:
 
 
 def test_every_problem_of_a_mail_at_once_with_line_and_hint() -> None:
-    state = position({"step": "movement", "year": 1902, "A": {"units": {"P1": "A PAR", "P2": "A MUN"}}})
+    state = position(
+        {"step": "movement", "year": 1902, "A": {"units": {"P1": "A PAR", "P2": "A MUN"}}}
+    )
     exc = rejected(state, "P1", "A Pariss - Bur\nA Mun - Boh\nBaue A Par\nA Par Bur")
     by_line = {p.line: p for p in exc.problems}
     assert sorted(by_line) == [1, 2, 3, 4]
@@ -158,7 +182,9 @@ def test_every_problem_of_a_mail_at_once_with_line_and_hint() -> None:
 
 
 def test_english_replies_have_no_german_words() -> None:
-    state = position({"step": "movement", "year": 1902, "A": {"units": {"P1": "A PAR", "P2": "A MUN"}}})
+    state = position(
+        {"step": "movement", "year": 1902, "A": {"units": {"P1": "A PAR", "P2": "A MUN"}}}
+    )
     exc = rejected(state, "P1", "A Mun - Boh\nA Par S", "en")
     text = " ".join(f"{p.message} {p.hint}" for p in exc.problems)
     assert "You have no unit in MUN" in text
@@ -182,7 +208,7 @@ def test_board_sections_are_refused_in_a_single_game() -> None:
 def test_retreat_to_a_place_not_open_names_the_options() -> None:
     state = position({"step": "retreats", "year": 1905, "A": {
         "units": {"P2": "A UKR"},
-        "dislodged": [{"seat": "P1", "unit": "A GAL", "attacker": "UKR", "options": ["BOH", "SIL"]}],
+        "dislodged": [GAL_DISLODGED],
     }})  # fmt: skip
     exc = rejected(state, "P1", "A Gal - Ukr")
     assert "BOH SIL" in exc.problems[0].hint
