@@ -27,7 +27,9 @@ def _centre(board: Board, index: int, shift: int = 0) -> tuple[int, int]:
 
 
 def _grid(board: Board, title: str, extra: int = 0):
-    width = MARGIN * 2 + board.width * CELL
+    title = picture.latin1(title.replace("„", '"').replace("“", '"'))
+    probe = picture.canvas(1, 1)[1]
+    width = max(MARGIN * 2 + board.width * CELL, picture.text_size(probe, title, 11)[0] + 8)
     height = MARGIN * 2 + board.height * CELL + extra
     image, draw = picture.canvas(width, height)
     for row in range(1, board.height + 1):
