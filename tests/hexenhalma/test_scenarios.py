@@ -20,7 +20,7 @@ from tests.hexenhalma.support import HERE, board_text, compact, mail_lines, new_
 from tests.scenarios import load_scenarios, scenario_params, uncovered
 
 SCENARIOS = HERE / "scenarios"
-RULE_IDS = [f"HH-{n}" for n in range(1, 17)]
+RULE_IDS = [f"HH-{n}" for n in range(1, 17)] + [f"TC-HH-{n}" for n in range(1, 7)]
 
 
 @pytest.mark.parametrize("scenario", scenario_params(SCENARIOS))
