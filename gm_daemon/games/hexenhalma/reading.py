@@ -14,7 +14,7 @@ from functools import cache
 from typing import Any
 
 from lark import Lark, Token, Transformer, UnexpectedInput
-from lark.exceptions import VisitError
+from lark.exceptions import UnexpectedToken, VisitError
 
 from gm_daemon.games.hexenhalma.board import Board
 from gm_daemon.games.hexenhalma.check import check_orders, ends_in_goal
@@ -161,10 +161,15 @@ def _unreadable(line: Line, exc: Exception, lang: Lang) -> Problem:
     if isinstance(exc, NotAPath):
         message = say(lang, exc.key, **exc.values)
         return Problem(
-            line.no, line.text, ProblemKind.SYNTAX, message, say(lang, exc.key + "_hint")
+            line.no,
+            line.text,
+            ProblemKind.SYNTAX,
+            message,
+            say(lang, exc.key + "_hint", **exc.values),
         )
     column = getattr(exc, "column", 0) or 0
-    rest = line.text[column - 1 :].strip() if column > 0 else ""
+    ended = isinstance(exc, UnexpectedToken) and exc.token.type == "$END"
+    rest = line.text[column - 1 :].strip() if column > 0 and not ended else ""
     where = say(lang, "read_at", column=column, rest=rest[:20]) if rest else say(lang, "read_end")
     message = say(lang, "read_unreadable", where=where)
     return Problem(line.no, line.text, ProblemKind.SYNTAX, message, say(lang, "read_format_hint"))
