@@ -66,7 +66,7 @@ def picture_command(state: State, seat: str, args: str, lang: Lang) -> Report:
         b=found[0].name,
         score=score,
     )
-    filename = f"hexenhalma-runde-{record.round}-{seat}-{found[0].id}.png"
+    filename = f"hexenhalma-r{record.round}-{seat}-{found[0].id}.png"
     lines = [title, say(lang, "cmd_frame", file=filename), ""]
     lines += texts.pairing_lines(v, state, record.orders, lang)
     lines += ["", *texts.log_lines(v, state, lang)]
@@ -187,7 +187,7 @@ class Hexenhalma:
     def welcome(self, state: State, seat: str, lang: Lang) -> Report:
         others = [s.name for s in state.seats if s.id != seat]
         intro = say(
-            lang, "welcome_intro", others=layout.name_list(others, lang), rounds=state.rounds
+            lang, "welcome_intro", count=state.rounds, others=layout.name_list(others, lang)
         )
         text = layout.wrap(intro) + "\n\n" + guide.help_text(state.board(), state.round, lang)
         return Report(public=text, attachments=self._board_pictures(state, lang))
@@ -296,7 +296,7 @@ class Hexenhalma:
             return []
         title = say(lang, "board_title", n=state.round, name=board.name)
         png = board_png(board, title)
-        return [Attachment(f"hexenhalma-runde-{state.round}.png", "image/png", png)]
+        return [Attachment(f"hexenhalma-r{state.round}.png", "image/png", png)]
 
 
 GAME = Hexenhalma()

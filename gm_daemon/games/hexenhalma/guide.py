@@ -14,6 +14,7 @@ from gm_daemon.games.hexenhalma.board import FIELD, GOAL, START, Board
 from gm_daemon.games.hexenhalma.model import Orders, StepOrder, WitchOrder
 from gm_daemon.games.hexenhalma.texts import announcement, compact
 from gm_daemon.games.hexenhalma.words import say
+from gm_daemon.games.kit import layout
 from gm_daemon.games.protocol import Lang
 
 _DIRS = (("N", 0, -1), ("E", 1, 0), ("S", 0, 1), ("W", -1, 0))
@@ -62,4 +63,4 @@ def help_text(board: Board | None, round_no: int, lang: Lang) -> str:
     else:
         parts += ["", announcement(board, round_no, lang), "", say(lang, "help_example")]
         parts.append(example_text(board, lang))
-    return "\n".join(parts) + "\n"
+    return layout.wrap("\n".join(parts)) + "\n"
