@@ -51,15 +51,15 @@ def step_word(board: Board, g: int, field: int, witch: WitchOrder, lang: Lang) -
 
 def witch_lines(board: Board, witch: WitchOrder, lang: Lang) -> list[str]:
     """``Hexe 2: D7 ▸1 D6[I] ▸2 D5 … ▸6 D1 (Ziel)``, wrapped at 78 columns."""
+    prefix = f"{WITCH_WORD.get(lang, 'Witch')} {witch.number}: "
     if witch.void is not None:
         reason = say(lang, witch.void.reason, **witch.void.values)
-        return layout.wrap(say(lang, "not_starting", number=witch.number, reason=reason)).split(
-            "\n"
-        )
+        text = say(lang, "not_starting", number=witch.number, reason=reason)
+        return layout.flow(text.removeprefix(prefix).split(" "), prefix=prefix)
     fields = walk_fields(board, witch)
     words = [board.field_name(fields[0])]
     words += [step_word(board, g, f, witch, lang) for g, f in enumerate(fields[1:], 1)]
-    return layout.flow(words, prefix=f"{WITCH_WORD.get(lang, 'Witch')} {witch.number}: ")
+    return layout.flow(words, prefix=prefix)
 
 
 def describe(board: Board | None, orders: Orders, lang: Lang) -> str:
