@@ -7,6 +7,10 @@ regions share moves towards its two border neighbours a few times, so stairs bec
 coasts. Vertices where three regions meet and the frame stay put. Because a vertex has one
 position for every region that uses it, neighbouring outlines still share their border exactly.
 
+Before smoothing, border vertices are shifted by a smooth, fixed pseudo-random wobble (a hash
+of lattice points, no random state), so that long straight grid lines become coasts and borders
+that wander a little; the same data always gives the same outlines.
+
 Coordinates are in cell units (a point ``(3.5, 2.0)`` lies half-way across the fourth column on
 the top edge of the third row); ``picture`` scales them to pixels.
 """
@@ -25,6 +29,8 @@ from gm_daemon.games.highlander.diplomacy.board import standard_board
 
 BEYOND = "---"  # land that is drawn but is not part of the board
 SMOOTHING_ROUNDS = 6
+WOBBLE = 1.6  # how far (in cells) a border may stray from the grid before smoothing
+WOBBLE_SPACING = 5  # cells between the lattice points of the wobble
 
 Point = tuple[float, float]
 Vertex = tuple[int, int]
@@ -128,7 +134,7 @@ def _parse_grid(text: str, problems: list[str]) -> tuple[tuple[str, ...], ...]:
     missing = known - {name for row in rows for name in row} - {BEYOND}
     if missing:
         problems.append(f"grid: no cells for {', '.join(sorted(missing))}")
-    if not problems:
+    if all(len(row) == len(rows[0]) for row in rows):
         problems.extend(_pinches(rows))
     return rows
 
@@ -254,10 +260,11 @@ def _graph(edges: Iterable[Edge]) -> dict[Vertex, list[Vertex]]:
 def _smoothed(edges: Mapping[Edge, object], width: int, height: int) -> dict[Vertex, Point]:
     """Border vertices after smoothing; junctions (three or more edges) and the frame stay."""
     graph = _graph(edges)
-    position = {v: (float(v[0]), float(v[1])) for v in graph}
     free = [
         v for v, nbrs in graph.items() if len(nbrs) == 2 and 0 < v[0] < width and 0 < v[1] < height
     ]
+    position = {v: (float(v[0]), float(v[1])) for v in graph}
+    position.update({v: _wobbled(v) for v in free})
     for _ in range(SMOOTHING_ROUNDS):
         moved = {}
         for v in free:
@@ -266,6 +273,31 @@ def _smoothed(edges: Mapping[Edge, object], width: int, height: int) -> dict[Ver
             moved[v] = ((2 * x + ax + bx) / 4, (2 * y + ay + by) / 4)
         position.update(moved)
     return position
+
+
+def _wobbled(vertex: Vertex) -> Point:
+    """The vertex moved by value noise: bilinear between hashed offsets at lattice points."""
+    gx, gy = vertex[0] / WOBBLE_SPACING, vertex[1] / WOBBLE_SPACING
+    x0, y0 = int(gx), int(gy)
+    fx, fy = gx - x0, gy - y0
+    dx = dy = 0.0
+    for lx, ly, weight in (
+        (x0, y0, (1 - fx) * (1 - fy)),
+        (x0 + 1, y0, fx * (1 - fy)),
+        (x0, y0 + 1, (1 - fx) * fy),
+        (x0 + 1, y0 + 1, fx * fy),
+    ):
+        hx, hy = _lattice(lx, ly)
+        dx += weight * hx
+        dy += weight * hy
+    return vertex[0] + dx * WOBBLE, vertex[1] + dy * WOBBLE
+
+
+def _lattice(x: int, y: int) -> Point:
+    """Two numbers in [-1, 1) from a lattice point, by an integer hash (same on every run)."""
+    h = (x * 73856093 ^ y * 19349663) & 0xFFFFFFFF
+    h = (h * 2654435761) & 0xFFFFFFFF
+    return (h & 0xFFFF) / 32768 - 1, (h >> 16) / 32768 - 1
 
 
 def _borders(

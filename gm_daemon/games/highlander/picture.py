@@ -28,13 +28,13 @@ from gm_daemon.games.kit.picture import (
     seat_colour,
 )
 
-CELL = 20  # pixels per grid cell
+CELL = 10  # pixels per grid cell
 HEADER = 30  # the title band above the map
 FOOTER = 64  # the legend band below it
 LABEL_SIZE = 11
 TOKEN_R = 9  # half the size of a unit token
 CENTRE_R = 5
-DISLODGED_OFFSET = (0.6, 0.55)  # in cells, from the unit's place
+DISLODGED_OFFSET = (1.4, 1.0)  # in cells, from the unit's place
 
 SEA_FILL: Colour = (178, 207, 230)
 LAND_FILL: Colour = (238, 229, 203)
