@@ -9,7 +9,7 @@ hides a unit; failure crosses come last because they are what a reader looks for
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 
 from PIL import ImageDraw
@@ -73,9 +73,9 @@ def render_map(view: MapView) -> bytes:
     for unit in view.dislodged:
         _token(draw, unit, dislodged_point(unit.location), dislodged=True)
     _failures(draw, view)
-    _header(draw, view.title)
+    _header(draw, view.title, view.notes)
     _legend(draw, view)
-    return png_bytes(image)
+    return png_bytes(image, optimize=False)
 
 
 # --- the board ---------------------------------------------------------------------------
@@ -261,11 +261,14 @@ def _player_colour(view: MapView, arrow: MapArrow) -> Colour:
 # --- header and legend -------------------------------------------------------------------
 
 
-def _header(draw: ImageDraw.ImageDraw, title: str) -> None:
+def _header(draw: ImageDraw.ImageDraw, title: str, notes: Sequence[str]) -> None:
+    """The title on the left, the notes (board, match score) on the right."""
     width, _ = size()
     draw.rectangle((0, 0, width, HEADER - 1), fill=PAPER)
     draw.line((0, HEADER - 1, width, HEADER - 1), fill=COAST_LINE, width=1)
     draw.text((10, HEADER / 2), ascii_text(title), fill=BLACK, font=font(16), anchor="lm")
+    text = ascii_text("  |  ".join(notes))
+    draw.text((width - 10, HEADER / 2), text, fill=BLACK, font=font(13), anchor="rm")
 
 
 def _legend(draw: ImageDraw.ImageDraw, view: MapView) -> None:
@@ -281,10 +284,6 @@ def _legend(draw: ImageDraw.ImageDraw, view: MapView) -> None:
             (52, y), ascii_text(f"{count:2d}  {name}"), fill=BLACK, font=font(13), anchor="lm"
         )
     _key(draw, 330, top + 14)
-    for i, note in enumerate(view.notes[:3]):
-        draw.text(
-            (760, top + 14 + i * 18), ascii_text(note), fill=BLACK, font=font(12), anchor="lm"
-        )
 
 
 def _key(draw: ImageDraw.ImageDraw, left: float, top: float) -> None:

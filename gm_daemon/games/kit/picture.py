@@ -56,9 +56,14 @@ def latin1(text: str) -> str:
     return text.encode("latin-1", "replace").decode("latin-1")
 
 
-def png_bytes(image: Image.Image) -> bytes:
+def png_bytes(image: Image.Image, optimize: bool = True) -> bytes:
+    """The image as PNG. ``optimize=False`` keeps zlib's default level: for a large picture
+    (a whole map) that is four times faster for a file only a few per cent larger."""
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", optimize=True)
+    if optimize:
+        image.save(buffer, format="PNG", optimize=True)
+    else:
+        image.save(buffer, format="PNG", compress_level=6)
     return buffer.getvalue()
 
 
