@@ -61,11 +61,12 @@ def px(point: Point) -> tuple[float, float]:
 
 
 def render_map(view: MapView) -> bytes:
+    """The view as a PNG of ``size()``; the same view always gives the same bytes."""
     shape = standard_shape()
     image, draw = canvas(*size(), background=PAPER)
     _regions(draw, shape, view.owners)
     _borders(draw, shape)
-    _labels(draw, shape)
+    _labels(draw)
     _centres(draw, shape, view.owners)
     _orders(draw, view)
     for unit in view.units:
@@ -115,7 +116,7 @@ def _border_style(between: tuple[str, str]) -> tuple[int, Colour, int]:
     return 2, COAST_LINE, 2
 
 
-def _labels(draw: ImageDraw.ImageDraw, shape: MapShape) -> None:
+def _labels(draw: ImageDraw.ImageDraw) -> None:
     for name, box in label_boxes().items():
         colour = SEA_TEXT if _terrain(name) == SEA else LAND_TEXT
         draw.text((box[0], box[1]), name, fill=colour, font=font(LABEL_SIZE), anchor="lt")
