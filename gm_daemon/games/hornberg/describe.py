@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from gm_daemon.games.hornberg import cards, dd, kq, rules
 from gm_daemon.games.hornberg.dd import ROW_NAMES
+from gm_daemon.games.hornberg.flow import lasting
 from gm_daemon.games.hornberg.model import State
 from gm_daemon.games.hornberg.nmr import autoplay
 from gm_daemon.games.hornberg.play import Move, Orders
@@ -81,20 +82,50 @@ def _duke_text(state: State, move: Move, value: int, lang: str) -> str:
 
 
 def orders_text(state: State, orders: Orders, lang: str) -> str:
-    """The orders as the player may read them back (acknowledgement, NMR notice)."""
+    """The orders as the player may read them back (acknowledgement, the daemon's NMR list).
+    Read orders always hold a play, so orders without one are the NMR default of
+    ``nmr_policy = "skip"``: the turn passes."""
     if not orders.moves:
-        if orders.nmr:
-            return pick(lang, "(NMR – Zug verfällt)", "(NMR – turn passes)")
-        return pick(lang, "(nichts)", "(nothing)")
+        return pick(lang, "(Zug verfällt)", "(turn passes)")
     if orders.plan != "none":
         head = "DAUERPLAN:" if orders.plan == "standing" else "PLAN:"
         return "\n".join(
             [head, *(f"{i}. {move_text(state, m, lang)}" for i, m in enumerate(orders.moves, 1))]
         )
-    text = move_text(state, orders.moves[0], lang)
-    if orders.nmr:
-        text += pick(lang, "  (NMR – automatisch)", "  (NMR – automatic)")
-    return text
+    return move_text(state, orders.moves[0], lang)
+
+
+def example_orders(state: State, seat: str, lang: str) -> str:
+    """What this seat could send now: on turn, the play the NMR rule would make (it is always
+    legal); otherwise a one-line PLAN with a card of his hand in a form that outlives the
+    turn (no cell labels). "" for a seat that may not write (out, game over, plans off)."""
+    if state.finished or seat in state.out or not state.hands.get(seat):
+        return ""
+    if seat == state.to_move:
+        move = autoplay(state, seat)
+        return move_text(state, move, lang) if move else ""
+    if not state.options.plans:
+        return ""
+    moves = [lasting(state, m) for m in rules.legal_moves(state, seat)]
+    move = moves[0] if moves else _waiting_play(state, seat)
+    return "PLAN: " + move_text(state, move, lang) if move else ""
+
+
+def _waiting_play(state: State, seat: str) -> Move | None:
+    """A plan for a hand with no play legal now (a full grid): the first card that can be
+    written at all; the plan waits for a table on which it is legal."""
+    cannons = [s.cannon for r in state.table.rows for s in r.stacks]
+    cannons += [c.cannon for c in sorted(state.table.cells, key=lambda c: kq.reading_order(c.xy))]
+    anchor = cannons[0] if cannons else None
+    for card in cards.sorted_hand(state.hands[seat], state.options.colours):
+        kind = cards.kind(card)
+        if state.variant == "dd" and kind != "beer":
+            return Move(card=card, row=0)
+        if kind == "cannon":
+            return Move(card=card, toward="O", anchor=anchor) if anchor else Move(card=card)
+        if anchor is not None:
+            return Move(card=card, on=anchor)
+    return None
 
 
 # --- what a player may do ------------------------------------------------------------------

@@ -38,7 +38,7 @@ def events_text(after: State, events: list[Event], lang: str) -> str:
 
 
 def _event_lines(after: State, event: Event, lang: str) -> list[str]:
-    kind = event["type"]
+    kind = event["event"]
     name = after.name(event.get("seat", ""))
     if kind == "play":
         return [wrap(played_text(after, event, lang))]
@@ -224,11 +224,11 @@ def private_text(
     for event in events:
         if event.get("seat") != seat:
             continue
-        if event["type"] == "plan_failed":
+        if event["event"] == "plan_failed":
             lines.append(
                 pick(lang, "Ihr PLAN hatte keinen erlaubten Zug.", "Your PLAN had no legal play.")
             )
-        elif event["type"] == "plan_lapsed":
+        elif event["event"] == "plan_lapsed":
             lines.append(
                 pick(
                     lang,
