@@ -79,6 +79,11 @@ def _parser() -> argparse.ArgumentParser:
     command(
         "resolve", _resolve, "resolve the current phase now (NMR for missing orders)", game=True
     )
+    show = command("show", _show, "the result of a past phase, rendered again", game=True)
+    show.add_argument("--phase", type=int, required=True, help="phase number (status shows it)")
+    shunt = command("shunt", _shunt, "mails set aside: list, show ID, retry ID, drop ID")
+    shunt.add_argument("action", choices=["list", "show", "retry", "drop"])
+    shunt.add_argument("id", nargs="?", type=int, help="the mail's number (from shunt list)")
     extend = command("extend", _extend, "move the current deadline", game=True)
     group = extend.add_mutually_exclusive_group(required=True)
     group.add_argument("--until", help="new deadline, local time: 2026-12-05T18:00")
@@ -137,6 +142,7 @@ def _status(options: argparse.Namespace) -> int:
     games = [g for g in store.games() if options.game in (None, g.id)]
     reports = [_game_status(referee, store, row.id) for row in games]
     extra = {
+        "database_bytes": database_size(store.path),
         "outbox": store.outbox_counts(),
         "failed": [dict(r) for r in store.failed_mails()],
         "shunted": [dict(r) for r in store.shunted()],
@@ -148,6 +154,7 @@ def _status(options: argparse.Namespace) -> int:
         _print_status(report)
     counts = ", ".join(f"{n} {status}" for status, n in sorted(extra["outbox"].items()))
     print(f"outbox: {counts or 'empty'}")
+    print(f"database: {store.path} ({extra['database_bytes'] / 1e6:.1f} MB)")
     for row in extra["failed"]:
         print(
             f"undeliverable mail #{row['id']} ({row['game_id'] or '-'} {row['purpose']}) "
@@ -177,6 +184,8 @@ def _game_status(referee: Referee, store: Store, game_id: str) -> dict[str, Any]
         ),
         "paused": row.paused,
         "finished": row.finished,
+        "held": row.held,
+        "waiting_for_gm": row.waiting,
         "in_config": loaded is not None,
         "players": [
             {
@@ -196,6 +205,10 @@ def _game_status(referee: Referee, store: Store, game_id: str) -> dict[str, Any]
 def _print_status(report: dict[str, Any]) -> None:
     label = "finished" if report["finished"] else report["phase_label"]
     print(f"{report['id']} ({report['kind']}): {label}" + (" [paused]" if report["paused"] else ""))
+    if report["held"]:
+        print(f"  HELD: {report['held']} (after a fix: gm-daemon resolve --game {report['id']})")
+    if report["waiting_for_gm"]:
+        print(f"  WAITING FOR THE GM: {report['waiting_for_gm']} (add it to the config, reload)")
     overdue = " - PASSED, not resolved: is the daemon running? see its log"
     overdue = overdue if report["overdue"] else ""
     print(f"  deadline: {report['deadline_text'] or '-'}{overdue}")
@@ -209,13 +222,64 @@ def _print_status(report: dict[str, Any]) -> None:
 
 
 def _resolve(options: argparse.Namespace) -> int:
+    """Resolve now, and say what happened: a running daemon notices the change within a
+    second and sends the results; without one they wait in the outbox for its next start."""
     _, _, referee = _open(options)
     loaded = referee.load(options.game)
     if loaded is None:
         raise LookupError(f"no running game {options.game!r}")
-    done = referee.resolve(options.game, "gm", loaded.row.phase)
-    print("resolved; result mails queued" if done else "nothing to resolve (finished?)")
-    return 0 if done else 1
+    if loaded.row.finished:
+        print(f"{options.game}: finished; nothing to resolve")
+        return 1
+    if loaded.row.waiting:
+        print(f"{options.game}: {loaded.label()} waits for the GM: {loaded.row.waiting}")
+        return 1
+    referee.release(options.game)
+    before = loaded.label()
+    after = referee.resolve(options.game, "gm", loaded.row.phase)
+    if after is None:
+        print(f"{options.game}: nothing resolved (the game moved on meanwhile?)")
+        return 1
+    print(f"{options.game}: {before} resolved; result mails queued for every player")
+    if after.row.finished:
+        print(f"{options.game}: the game is over")
+    elif after.row.waiting:
+        print(f"{options.game}: next {after.label()}, waiting for the GM: {after.row.waiting}")
+    else:
+        print(f"{options.game}: next {after.label()}, deadline {referee.deadline_text(after)}")
+    return 0
+
+
+def _show(options: argparse.Namespace) -> int:
+    _, _, referee = _open(options)
+    print(referee.show(options.game, options.phase), end="")
+    return 0
+
+
+def _shunt(options: argparse.Namespace) -> int:
+    """Mails set aside because handling them raised: look at one, feed it through again
+    once the cause is fixed (the running daemon picks it up within a second), or drop it."""
+    _, store, _ = _open(options)
+    if options.action == "list":
+        rows = store.shunted()
+        for row in rows:
+            print(f"#{row['id']} {row['received_at']} from {row['sender']}: {row['verdict']}")
+        print(f"{len(rows)} mail(s) set aside")
+        return 0
+    if options.id is None:
+        raise ValueError(f"shunt {options.action} needs the mail's number (see: shunt list)")
+    raw = store.shunted_mail(options.id)
+    if raw is None:
+        raise LookupError(f"no mail #{options.id} set aside (see: shunt list)")
+    if options.action == "show":
+        sys.stdout.write(raw.decode("utf-8", "replace"))
+    elif options.action == "retry":
+        store.requeue_incoming(options.id)
+        print(f"mail #{options.id} queued again; the daemon reads it on its next pass")
+    else:
+        store.drop_incoming(options.id)
+        print(f"mail #{options.id} dropped (kept in the database as 'dropped')")
+    return 0
 
 
 def _extend(options: argparse.Namespace) -> int:
@@ -276,14 +340,24 @@ def _parse(options: argparse.Namespace) -> int:
     player = referee.find_player(options.game, options.player)
     text = _order_text(options.file.read_bytes() if options.file else sys.stdin.buffer.read())
     envelope = read_envelope(order_lines(text))
+    lines = [
+        line
+        for line in envelope.lines
+        if loaded.engine.read_header(line.text, loaded.state) is None
+    ]
     try:
-        accepted = loaded.engine.read_orders(envelope.lines, loaded.state, player.seat, loaded.lang)
+        accepted = loaded.engine.read_orders(lines, loaded.state, player.seat, loaded.lang)
     except OrdersRejected as rejected:
         print(problems_text(rejected.problems, loaded.lang))
         return 1
     print(loaded.engine.describe_orders(loaded.state, player.seat, accepted.orders, loaded.lang))
     print(warnings_text(accepted.warnings, loaded.lang), end="")
     return 0
+
+
+def database_size(path: Path) -> int:
+    """The database with its write-ahead log, as it takes up disk space."""
+    return sum(p.stat().st_size for p in (path, Path(f"{path}-wal")) if p.exists())
 
 
 def _order_text(data: bytes) -> str:

@@ -240,10 +240,33 @@ class GameConfig(Strict):
             game.Options.model_validate(self.options)
         except ValidationError as exc:
             raise ValueError(_describe(exc, prefix="options")) from exc
+        _check_phase_types(self.kind, tuple(getattr(game, "phase_types", ())), self.deadlines)
         return self
 
     def parsed_options(self) -> BaseModel:
         return find_game(self.kind).Options.model_validate(self.options)
+
+
+def _check_phase_types(kind: str, types: tuple[str, ...], deadlines: Deadlines) -> None:
+    """Per-phase-type lengths must name the kind's phase types (a typo such as ``movment``
+    would otherwise be ignored), and without a grid every phase type needs one."""
+    lengths = deadlines.lengths()
+    known = ", ".join(types) or "none"
+    unknown = [key for key in lengths if key not in types]
+    if unknown:
+        raise ValueError(
+            "; ".join(
+                f"deadlines.{key}: {kind} has no phase type {key!r} (its phase types: {known})"
+                for key in unknown
+            )
+        )
+    grid = deadlines.first or deadlines.every or deadlines.cron
+    missing = [t for t in types if t not in lengths]
+    if missing and not grid:
+        raise ValueError(
+            f"deadlines: no length for the phase type(s) {', '.join(missing)} of {kind}; give "
+            f'each a length (e.g. {missing[0]} = "72h") or a grid (first + every, or cron)'
+        )
 
 
 class Config(Strict):

@@ -1,10 +1,14 @@
 """The daemon: where mail transports, the referee, the timers and the outbox meet.
 
-Lifecycle as in a small server: ``startup`` (config, database, games, timers) → the main loop
-(fetch → intake → due deadlines → outbox, then wait for mail, a timer or a signal) →
-``shutdown`` (one last outbox drain with a time limit). Exit is a flag, not an exception.
-SIGHUP re-reads the config (new games start, changed deadlines apply); a bad new config is
-logged and the old one kept. systemd hears READY, RELOADING, STOPPING and WATCHDOG.
+Lifecycle as in a small server: ``startup`` (config, database, games) → the main loop (fetch
+→ intake → due deadlines → outbox, then wait) → ``shutdown`` (one last outbox drain with a time
+limit). Exit is a flag, not an exception. The wait ends at the earliest of: new mail (IDLE
+push or poll), the next deadline, reminder or mail retry (one query each, whatever the number
+of games), a signal, or a change another process committed to the database (the GM's CLI:
+``resolve``, ``extend``, ``pause`` … take effect within a second). A held or waiting game has
+no moment, so it never wakes the loop. SIGHUP re-reads the config (new games start, changed
+deadlines and options apply); a bad new config is logged and the old one kept. systemd hears
+READY, RELOADING, STOPPING and WATCHDOG.
 """
 
 from __future__ import annotations
@@ -24,7 +28,6 @@ from gm_daemon.mail.message import parse_incoming
 from gm_daemon.mail.transport import Inbox, Sender
 from gm_daemon.outbox import OutboxSender
 from gm_daemon.referee import Referee
-from gm_daemon.schedule import Timers
 from gm_daemon.store import Store
 
 log = logging.getLogger(__name__)
@@ -112,6 +115,7 @@ class Daemon:
         self.inbox, self.sender = transports(self.config)
         self.outbox = OutboxSender(self.store, self.sender, self.config.mail.address, clock)
         self.should_exit = False
+        self.cycles = 0  # passes of the loop, for tests that prove an idle daemon stays idle
         self._reload_requested = False
         self._wake: asyncio.Event | None = None
 
@@ -119,13 +123,16 @@ class Daemon:
     async def cycle(self) -> None:
         """Everything that is due now: new mail in, deadlines, mail out. A mailbox outage
         must not hold up deadlines or the outbox, so fetching fails on its own."""
+        self.cycles += 1
         try:
             await self.fetch_mail()
         except Exception as exc:
             log.error("fetching mail failed, the rest of the cycle goes on: %s", exc)
         self.intake.process_pending()
         self.referee.due()
-        await self.outbox.drain()
+        sent = await self.outbox.drain()
+        if sent:
+            log.info("sent %d mail%s", sent, "" if sent == 1 else "s")
 
     async def fetch_mail(self) -> int:
         """Store first, then mark done: a crash in between only fetches a mail again, and
@@ -143,6 +150,7 @@ class Daemon:
     async def run_once(self) -> None:
         """For cron users and tests: sync games, do all due work, exit."""
         try:
+            self.store.release_held()
             self.referee.sync()
             await self.cycle()
         finally:
@@ -151,22 +159,21 @@ class Daemon:
     # --- the service -------------------------------------------------------------------
     async def run(self) -> None:
         self._wake = asyncio.Event()
-        timers = Timers(self._wake)
         restore = self._install_signals()
         try:
+            self.store.release_held()  # a resolution that failed is tried again after a fix
             self.referee.sync()
-            timers.start()
             sd_notify("READY=1\nSTATUS=running")
             log.info("gm-daemon running with %s", self.config_path)
             while not self.should_exit:
                 await self._guarded_cycle()
-                timers.arm(self.referee.wakeups())
+                if self.should_exit:
+                    break
                 await self._wait(self._timeout())
                 if self._reload_requested:
                     self.reload()
         finally:
             sd_notify("STOPPING=1")
-            timers.stop()
             restore()
             await self._shutdown()
 
@@ -182,9 +189,7 @@ class Daemon:
     def _timeout(self) -> float:
         now = self.clock()
         moments = [
-            m
-            for m in [*self.referee.wakeups().values(), self.store.next_mail_attempt()]
-            if m is not None
+            m for m in (self.referee.next_moment(), self.store.next_mail_attempt()) if m is not None
         ]
         timeout = 60.0
         if moments:
@@ -200,8 +205,9 @@ class Daemon:
             return
         mail = asyncio.ensure_future(self.inbox.wait(timeout))
         woken = asyncio.ensure_future(self._wake.wait())
+        changed = asyncio.ensure_future(self._database_changed())
         done, pending = await asyncio.wait(
-            {mail, woken}, timeout=timeout + 5, return_when=asyncio.FIRST_COMPLETED
+            {mail, woken, changed}, timeout=timeout + 5, return_when=asyncio.FIRST_COMPLETED
         )
         for task in pending:
             task.cancel()
@@ -210,6 +216,13 @@ class Daemon:
             if task is mail and task.exception() is not None:
                 log.warning("waiting for mail failed: %s", task.exception())
         self._wake.clear()
+
+    async def _database_changed(self, every: float = 0.25) -> None:
+        """Return when another process has committed to the database. SQLite's
+        ``data_version`` is a cheap counter read; a cycle runs only when it moved."""
+        seen = self.store.data_version()
+        while self.store.data_version() == seen:
+            await asyncio.sleep(every)
 
     def request_exit(self) -> None:
         self.should_exit = True
@@ -232,7 +245,8 @@ class Daemon:
             if config.daemon.database != self.config.daemon.database:
                 log.error("reload: [daemon] database cannot change while running; ignored")
                 config.daemon.database = self.config.daemon.database
-            self.config = self.referee.config = self.intake.config = config
+            self.config = config
+            self.referee.reconfigure(config)
             started = self.referee.sync()
             log.info("config reloaded; games started: %s", ", ".join(started) or "none")
         sd_notify("READY=1")

@@ -1,19 +1,19 @@
-"""The referee: every change to a game, each in one database transaction with its mails.
+"""The referee: the game service. Every change to a game, each in one database transaction
+together with the mails that report it (composed by the mailer, put into the outbox table).
 
-Starting a game, resolving a phase, reminding late players and the GM's overrides all live
-here, between the pure engines and the store. Nothing here touches the network: mails are
-queued in the outbox table in the same transaction as the game change they report, and the
-outbox sender delivers them later. Time comes from the injected clock.
+Starting a game, feeding it the GM's changed options, resolving a phase, reminding late
+players, storing and withdrawing orders and the GM's overrides all live here, between the
+pure engines and the store. Nothing here touches the network, and time comes from the
+injected clock. A game is loaded once per unit of work (a mail, a resolution) and handed on.
 """
 
 from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime
-from email.message import EmailMessage
 from typing import Any
 
 from pydantic import BaseModel
@@ -21,36 +21,16 @@ from pydantic import BaseModel
 from gm_daemon.config import Config, GameConfig, parse_duration
 from gm_daemon.deadlines import local_text, next_deadline
 from gm_daemon.games import find_game
-from gm_daemon.games.protocol import Attachment, Game, Report, Resolution, Seat
-from gm_daemon.mail.compose import compose, json_attachment, new_message_id
+from gm_daemon.games.protocol import Resolution, Seat
+from gm_daemon.loaded import AnyGame, Loaded, take_options, waiting_for
+from gm_daemon.mailer import Mailer, Reply, with_private
 from gm_daemon.rng import commitment, new_seed, phase_rng
 from gm_daemon.store import GameRow, PlayerRow, Store
-from gm_daemon.texts import Text, phrase, render
+from gm_daemon.texts import phrase
 
 log = logging.getLogger(__name__)
 
-AnyGame = Game[Any, Any, Any]
-
-
-@dataclass(frozen=True)
-class Loaded:
-    """A game as stored, with its engine and its config."""
-
-    row: GameRow
-    config: GameConfig
-    engine: AnyGame
-    state: BaseModel
-
-    @property
-    def lang(self) -> str:
-        return self.config.language
-
-    @property
-    def title(self) -> str:
-        return self.config.title or self.engine.title.get(self.lang, self.config.id)
-
-    def label(self) -> str:
-        return self.engine.phase_label(self.state, self.lang)
+NOT_IN_CONFIG = "not in the config"
 
 
 def _code() -> str:
@@ -59,38 +39,72 @@ def _code() -> str:
 
 
 class Referee:
-    def __init__(self, config: Config, store: Store, clock: Callable[[], datetime]):
+    def __init__(
+        self,
+        config: Config,
+        store: Store,
+        clock: Callable[[], datetime],
+        mailer: Mailer | None = None,
+    ):
         self.config = config
         self.store = store
         self.clock = clock
-        self.tz = config.daemon.tz
-        self._broken: set[tuple[str, int]] = set()  # (game, phase) whose resolution crashed
+        self.mailer = mailer or Mailer(config, store, clock)
+
+    @property
+    def tz(self):  # type: ignore[no-untyped-def]
+        return self.config.daemon.tz
+
+    def reconfigure(self, config: Config) -> None:
+        self.config = self.mailer.config = config
 
     # --- loading -----------------------------------------------------------------------
     def load(self, game_id: str) -> Loaded | None:
         row = self.store.game(game_id)
-        if row is None:
-            return None
+        return None if row is None else self._loaded(row)
+
+    def _loaded(self, row: GameRow) -> Loaded | None:
         try:
-            config = self.config.game(game_id)
+            config = self.config.game(row.id)
         except KeyError:
             return None  # a game removed from the config is left alone, not deleted
         engine = find_game(row.kind)
-        return Loaded(row, config, engine, engine.State.model_validate(row.state))
+        players = tuple(self.store.players(row.id))
+        return Loaded(row, config, engine, engine.State.model_validate(row.state), players)
 
-    def seats(self, game_id: str) -> list[Seat]:
-        return [Seat(p.seat, p.name) for p in self.store.players(game_id)]
+    def seats_of(self, email: str) -> list[PlayerRow]:
+        """The seats an address holds in games of the current config."""
+        configured = {g.id for g in self.config.games}
+        return [p for p in self.store.players_by_email(email) if p.game_id in configured]
+
+    def finished(self, game_id: str) -> bool:
+        row = self.store.game(game_id)
+        return row is None or row.finished
 
     def deadline_text(self, loaded: Loaded) -> str:
-        if loaded.row.deadline_at is None or loaded.row.paused or loaded.row.finished:
+        row = loaded.row
+        if row.deadline_at is None or row.paused or row.finished:
             return phrase(loaded.lang, "no_deadline")
-        return local_text(loaded.row.deadline_at, self.tz, loaded.lang)
+        return local_text(row.deadline_at, self.tz, loaded.lang)
+
+    def _schedule(
+        self, config: GameConfig, engine: AnyGame, state: BaseModel, start: datetime
+    ) -> tuple[datetime, datetime | None]:
+        """The deadline of a phase starting at ``start``, and when to remind the late."""
+        deadline = next_deadline(config.deadlines, engine.phase_type(state), start, self.tz)
+        remind_at = deadline - parse_duration(config.reminder) if config.reminder else None
+        return deadline, remind_at
 
     # --- config sync -------------------------------------------------------------------
     def sync(self) -> list[str]:
-        """Bring the database in line with the config: start new games, take over changed
-        names, addresses and deadlines. Returns the ids of games started now."""
+        """Bring the database in line with the config: start new games; take over changed
+        names, addresses, deadlines and options; hold games that left the config. Returns
+        the ids of games started now."""
         started = []
+        configured = {g.id for g in self.config.games}
+        for row in self.store.games():
+            if row.id not in configured and row.held != NOT_IN_CONFIG and not row.finished:
+                self.store.set_held(row.id, NOT_IN_CONFIG)
         for game_config in self.config.games:
             if self.store.game(game_config.id) is None:
                 self.start_game(game_config)
@@ -125,30 +139,104 @@ class Referee:
         for problem in self.roster_problems(game_config):
             log.warning("config: %s", problem)
         with self.store.transaction():
-            for player in game_config.players:
-                self.store.update_player_from_config(
-                    game_config.id, player.seat_id(), player.name, player.email
-                )
-            loaded = self.load(game_config.id)
-            if loaded and not (loaded.row.finished or loaded.row.deadline_override):
-                deadline = self._deadline_for(
-                    loaded.config, loaded.engine, loaded.state, loaded.row.phase_started_at
-                )
-                if deadline != loaded.row.deadline_at:
-                    self.store.set_deadline(game_config.id, deadline, override=False)
+            if self.store.game(game_config.id).held == NOT_IN_CONFIG:  # type: ignore[union-attr]
+                self.store.set_held(game_config.id, None)
+            loaded = self._update_locked(game_config)
+        if loaded is not None:
+            self.resolve_if_complete(loaded)
 
-    def _deadline_for(
-        self, config: GameConfig, engine: AnyGame, state: BaseModel, start: datetime
-    ) -> datetime:
-        return next_deadline(config.deadlines, engine.phase_type(state), start, self.tz)
+    def _update_locked(self, game_config: GameConfig) -> Loaded | None:
+        for player in game_config.players:
+            self.store.update_player_from_config(
+                game_config.id, player.seat_id(), player.name, player.email
+            )
+        loaded = self.load(game_config.id)
+        if loaded is None or loaded.row.finished:
+            return None
+        loaded = self._feed(loaded, game_config)
+        if not (loaded.row.deadline_override or loaded.row.waiting):
+            deadline, remind_at = self._schedule(
+                game_config, loaded.engine, loaded.state, loaded.row.phase_started_at
+            )
+            if (deadline, remind_at) != (loaded.row.deadline_at, loaded.row.remind_at):
+                self.store.set_deadline(
+                    game_config.id, deadline, override=False, remind_at=remind_at
+                )
+                loaded = replace(
+                    loaded, row=replace(loaded.row, deadline_at=deadline, remind_at=remind_at)
+                )
+        return loaded
+
+    def _feed(self, loaded: Loaded, game_config: GameConfig) -> Loaded:
+        """Hand the engine the config's options (a GM's new board); settle whether the phase
+        now waits for the GM or may start."""
+        note = f"options-refused:{loaded.id}"
+        try:
+            state = take_options(loaded.engine, loaded.state, game_config.parsed_options())
+        except ValueError as exc:
+            log.error("game %s: the new options were refused, the game goes on: %s", loaded.id, exc)
+            if self.store.note(note) != str(exc):  # once per refusal, not once per restart
+                self.store.set_note(note, str(exc))
+                self.mailer.tell_gm(f"{loaded.id}: options refused", f"{exc}\n")
+            return loaded
+        self.store.set_note(note, None)
+        if state != loaded.state:
+            self.store.set_state(loaded.id, state.model_dump(mode="json"))
+            loaded = replace(loaded, state=state)
+        return self._settle_waiting(loaded)
+
+    def _settle_waiting(self, loaded: Loaded) -> Loaded:
+        waiting = loaded.waiting_for()
+        if waiting == loaded.row.waiting:
+            return loaded
+        self.store.set_waiting(loaded.id, waiting)
+        if waiting is not None:
+            self.store.set_deadline(loaded.id, None, override=False)
+            self._tell_gm_waiting(loaded, waiting)
+            return replace(loaded, row=replace(loaded.row, waiting=waiting, deadline_at=None))
+        now = self.clock()
+        deadline, remind_at = self._schedule(loaded.config, loaded.engine, loaded.state, now)
+        self.store.set_deadline(
+            loaded.id, deadline, override=False, remind_at=remind_at, started=now
+        )
+        row = replace(
+            loaded.row,
+            waiting=None,
+            deadline_at=deadline,
+            remind_at=remind_at,
+            phase_started_at=now,
+        )
+        loaded = replace(loaded, row=row)
+        self.mailer.report_to_each(
+            loaded,
+            "phase-ready",
+            lambda p: _with_deadline(loaded, p, self.deadline_text(loaded)),
+            "phase_ready",
+        )
+        log.info("game %s: %s can start, deadline %s", loaded.id, loaded.label(), deadline)
+        return loaded
+
+    def _tell_gm_waiting(self, loaded: Loaded, waiting: str) -> None:
+        log.warning("game %s: %s waits for the GM: %s", loaded.id, loaded.label(), waiting)
+        self.mailer.tell_gm(
+            f"{loaded.id}: {loaded.label()} waits for you",
+            f"Game {loaded.id}, {loaded.label()}, cannot start: {waiting}.\n\n"
+            "No deadline runs and no reminder goes out until you add it to the config and "
+            "reload the daemon (systemctl reload gm-daemon, or SIGHUP).\n",
+        )
 
     def start_game(self, config: GameConfig) -> None:
         engine = find_game(config.kind)
         seats = [Seat(p.seat_id(), p.name) for p in config.players]
         seed = config.seed or new_seed()
-        state = engine.start(config.parsed_options(), seats, phase_rng(seed, 0, "start"))
+        options = config.parsed_options()
+        state = engine.start(options, seats, phase_rng(seed, 0, "start"))
+        state = take_options(engine, state, options)
         now = self.clock()
-        deadline = self._deadline_for(config, engine, state, now)
+        waiting = waiting_for(engine, state, config.language)
+        deadline, remind_at = (
+            (None, None) if waiting else self._schedule(config, engine, state, now)
+        )
         with self.store.transaction():
             self.store.insert_game(
                 config.id,
@@ -159,94 +247,60 @@ class Referee:
                 now,
                 deadline,
             )
+            self.store.set_deadline(config.id, deadline, override=False, remind_at=remind_at)
+            self.store.set_waiting(config.id, waiting)
             for player in config.players:
                 self.store.insert_player(
-                    config.id,
-                    player.seat_id(),
-                    player.name,
-                    player.email,
-                    player.code or _code(),
+                    config.id, player.seat_id(), player.name, player.email, player.code or _code()
                 )
             loaded = self.load(config.id)
             assert loaded is not None
-            for player in self.store.players(config.id):
-                self._queue_welcome(loaded, player)
+            from gm_daemon.commands import listing
+
+            for player in loaded.players:
+                self.mailer.welcome(loaded, player, self.deadline_text(loaded), listing(loaded))
+            if waiting:
+                self._tell_gm_waiting(loaded, waiting)
         log.info("game %s started (%s, %d players)", config.id, config.kind, len(seats))
 
-    def _queue_welcome(self, loaded: Loaded, player: PlayerRow) -> None:
-        report = loaded.engine.welcome(loaded.state, player.seat, loaded.lang)
-        text = render(
-            loaded.lang,
-            "welcome",
-            game_id=loaded.row.id,
-            title=loaded.title,
-            game_name=_game_name(loaded),
-            name=player.name,
-            code=player.code,
-            email=player.email,
-            game_text=_with_private(report, player.seat),
-            phase_label=loaded.label(),
-            deadline=self.deadline_text(loaded),
-            commitment=commitment(loaded.row.seed),
-        )
-        self.queue(loaded, "welcome", player, text, attachments=_attachments(report, player.seat))
+    # --- orders ------------------------------------------------------------------------
+    def orders_on_file(self, loaded: Loaded, seat: str) -> BaseModel | None:
+        data = self.store.orders(loaded.id, loaded.row.phase).get(seat)
+        return None if data is None else loaded.engine.Orders.model_validate(data)
 
-    # --- mail --------------------------------------------------------------------------
-    def queue(
-        self,
-        loaded: Loaded | None,
-        purpose: str,
-        player: PlayerRow | str,
-        text: Text,
-        *,
-        in_reply_to: str | None = None,
-        attachments: list[Attachment] | None = None,
-        name: str | None = None,
-    ) -> EmailMessage:
-        """Compose a mail and put it into the outbox (inside the caller's transaction)."""
-        mail = self.config.mail
-        recipient = player.email if isinstance(player, PlayerRow) else player
-        seat = player.seat if isinstance(player, PlayerRow) else ""
-        game_id = loaded.row.id if loaded else None
-        phase = str(loaded.row.phase) if loaded else ""
-        message_id = new_message_id(mail.domain, game_id or "gm", purpose, seat, phase)
-        message = compose(
-            sender=mail.address,
-            sender_name=mail.name,
-            to=recipient,
-            subject=text.subject,
-            body=text.body,
-            message_id=message_id,
-            date=self.clock(),
-            game_id=game_id,
-            in_reply_to=in_reply_to,
-            attachments=attachments or [],
+    def store_orders(
+        self, loaded: Loaded, seat: str, orders: BaseModel, inbox_id: int | None
+    ) -> None:
+        self.store.put_orders(
+            loaded.id,
+            loaded.row.phase,
+            seat,
+            orders.model_dump(mode="json"),
+            self.clock(),
+            inbox_id,
         )
-        self.store.enqueue(game_id, purpose, recipient, message_id, bytes(message), self.clock())
-        return message
+
+    def withdraw(self, loaded: Loaded, seat: str) -> bool:
+        return self.store.delete_orders(loaded.id, loaded.row.phase, seat)
+
+    def nmr_rule(self, loaded: Loaded, seat: str) -> str:
+        defaults = loaded.engine.default_orders(loaded.state, seat)
+        return loaded.engine.describe_orders(loaded.state, seat, defaults, loaded.lang).strip()
 
     # --- resolution --------------------------------------------------------------------
-    def resolve(self, game_id: str, trigger: str, phase: int | None = None) -> bool:
-        """Resolve the current phase now (NMR defaults for missing orders). ``phase`` is the
-        phase the caller saw: when two triggers race, the second finds the game moved on and
-        does nothing, instead of resolving the next phase as well."""
+    def resolve(self, game_id: str, trigger: str, phase: int | None = None) -> Loaded | None:
+        """Resolve the current phase now (NMR defaults for missing orders); the game after
+        it, or None when there was nothing to do. ``phase`` is the phase the caller saw:
+        when two triggers race, the second finds the game moved on and does nothing."""
         with self.store.transaction():
             loaded = self.load(game_id)
-            if loaded is None or loaded.row.finished:
-                return False
+            if loaded is None or loaded.row.finished or loaded.row.waiting:
+                return None
             if phase is not None and loaded.row.phase != phase:
-                return False
-            key = (game_id, loaded.row.phase)
-            if key in self._broken:
-                return False
-            try:
-                return self._resolve_locked(loaded, trigger)
-            except Exception:
-                self._broken.add(key)
-                log.exception("resolving %s phase %d failed; game held", game_id, key[1])
-                raise
+                return None
+            return self._resolve_locked(loaded, trigger)
 
-    def _resolve_locked(self, loaded: Loaded, trigger: str) -> bool:
+    def _resolve_locked(self, loaded: Loaded, trigger: str) -> Loaded | None:
         engine, state, row = loaded.engine, loaded.state, loaded.row
         on_file = {
             seat: engine.Orders.model_validate(data)
@@ -255,27 +309,59 @@ class Referee:
         nmr = sorted(engine.owed(state) - on_file.keys())
         defaults = {seat: engine.default_orders(state, seat) for seat in nmr}
         orders = {**on_file, **defaults}
-        resolution = engine.resolve(state, orders, phase_rng(row.seed, row.phase))
-        now = self.clock()
-        new_state = resolution.state
-        deadline = (
-            None
-            if resolution.finished
-            else self._deadline_for(loaded.config, engine, new_state, now)
+        rng = phase_rng(row.seed, row.phase)
+        resolution = engine.resolve(state, orders, rng, frozenset(nmr))
+        after = self._advance(loaded, resolution, trigger, orders, nmr)
+        if after is None:
+            return None
+        self.mailer.results(loaded, after, resolution, defaults, self._closing(after, resolution))
+        if after.row.waiting:
+            self._tell_gm_waiting(after, after.row.waiting)
+        log.info(
+            "game %s: %s resolved (%s, NMR: %s); next: %s, deadline %s",
+            row.id,
+            loaded.label(),
+            trigger,
+            ", ".join(nmr) or "none",
+            "game over" if resolution.finished else after.label(),
+            after.row.deadline_at.isoformat() if after.row.deadline_at else "none",
         )
+        return after
+
+    def _advance(
+        self,
+        loaded: Loaded,
+        resolution: Resolution[Any, Any],
+        trigger: str,
+        orders: dict[str, BaseModel],
+        nmr: list[str],
+    ) -> Loaded | None:
+        """Store the new state and the phase record; the game as it is now, built without
+        loading it again."""
+        engine, row, new_state = loaded.engine, loaded.row, resolution.state
+        now = self.clock()
         new_phase = engine.phase_number(new_state)
         if new_phase <= row.phase and not resolution.finished:
             raise RuntimeError(f"{row.kind}: phase number did not increase ({new_phase})")
+        waiting = None if resolution.finished else waiting_for(engine, new_state, loaded.lang)
+        deadline, remind_at = (
+            (None, None)
+            if resolution.finished or waiting
+            else self._schedule(loaded.config, engine, new_state, now)
+        )
+        state_json = new_state.model_dump(mode="json")
         if not self.store.advance_game(
             row.id,
             row.phase,
-            new_state.model_dump(mode="json"),
+            state_json,
             new_phase,
             now,
             deadline,
             resolution.finished,
+            remind_at,
         ):
-            return False
+            return None
+        self.store.set_waiting(row.id, waiting)
         self.store.record_phase(
             row.id,
             row.phase,
@@ -286,108 +372,72 @@ class Referee:
             {seat: o.model_dump(mode="json") for seat, o in orders.items()},
             nmr,
             resolution.events,
-            new_state.model_dump(mode="json"),
+            state_json,
+            resolution.finished,
+            resolution.ranking,
         )
         for seat, carried in resolution.carried.items():
             self.store.put_orders(
                 row.id, new_phase, seat, carried.model_dump(mode="json"), now, None
             )
-        after = self.load(row.id)
-        assert after is not None
-        self._queue_results(loaded, after, resolution, defaults)
-        log.info(
-            "game %s: %s resolved (%s, NMR: %s)",
-            row.id,
-            loaded.label(),
-            trigger,
-            ", ".join(nmr) or "none",
+        new_row = replace(
+            row,
+            state=state_json,
+            phase=new_phase,
+            phase_started_at=now,
+            deadline_at=deadline,
+            remind_at=remind_at,
+            deadline_override=False,
+            finished=resolution.finished,
+            held=None,
+            waiting=waiting,
         )
-        return True
+        return replace(loaded, row=new_row, state=new_state)
 
-    def _queue_results(
-        self,
-        before: Loaded,
-        after: Loaded,
-        resolution: Resolution[Any, Any],
-        defaults: Mapping[str, BaseModel],
-    ) -> None:
-        lang = before.lang
-        report = before.engine.report(before.state, resolution, lang)
-        seats = {p.seat: p for p in self.store.players(before.row.id)}
-        nmr_text = self._nmr_text(before, defaults, seats)
-        closing = self._closing_text(after, resolution)
-        state_file = json_attachment(
-            f"{before.row.id}-{before.row.phase}.json",
-            {
-                "game": before.row.id,
-                "kind": before.row.kind,
-                "phase": after.row.phase,
-                "finished": resolution.finished,
-                "state": after.engine.public_state(after.state),
-            },
-        )
-        for seat, player in seats.items():
-            text = render(
-                lang,
-                "result",
-                game_id=before.row.id,
-                title=before.title,
-                phase_label=before.label(),
-                report=_with_private(report, seat),
-                nmr=nmr_text,
-                next=closing,
-            )
-            attachments = [*_attachments(report, seat), state_file]
-            self.queue(after, "result", player, text, attachments=attachments)
-
-    def _nmr_text(
-        self, loaded: Loaded, defaults: Mapping[str, BaseModel], seats: Mapping[str, PlayerRow]
-    ) -> str:
-        lang = loaded.lang
-        if not defaults:
-            return "\n" + phrase(lang, "nmr_none") + "\n"
-        lines = ["", phrase(lang, "nmr_heading")]
-        for seat, orders in defaults.items():
-            name = seats[seat].name if seat in seats else seat
-            described = loaded.engine.describe_orders(loaded.state, seat, orders, lang)
-            lines.append(f"- {name}: " + described.strip().replace("\n", "\n  "))
-        return "\n".join(lines) + "\n"
-
-    def _closing_text(self, after: Loaded, resolution: Resolution[Any, Any]) -> str:
+    def _closing(self, after: Loaded, resolution: Resolution[Any, Any]) -> str:
         lang = after.lang
         if resolution.finished:
             reveal = phrase(
                 lang, "seed_reveal", seed=after.row.seed, commitment=commitment(after.row.seed)
             )
             return "\n" + phrase(lang, "final_heading") + "\n" + reveal + "\n"
+        if after.row.waiting:
+            return "\n" + phrase(lang, "waiting_for_gm", phase_label=after.label()) + "\n"
         return f"\n{phrase(lang, 'next_deadline')} {after.label()}: {self.deadline_text(after)}\n"
 
     # --- the clock's work --------------------------------------------------------------
     def due(self) -> list[str]:
-        """Resolve every phase whose deadline has passed (or whose orders are all in, where
-        the game allows early resolution) and send due reminders. Returns what it did."""
+        """Resolve every phase whose deadline has passed and send due reminders: one query
+        for what is due, whatever the number of games that are not. Returns what it did."""
         done = []
         now = self.clock()
-        for row in self.store.games():
-            if row.finished or row.paused or self.load(row.id) is None:
+        for game_id in self.store.due_games(now):
+            row = self.store.game(game_id)
+            if row is None:
                 continue
             if row.deadline_at is not None and row.deadline_at <= now:
-                if self._try_resolve(row.id, "deadline", row.phase):
-                    done.append(f"{row.id}: deadline")
-            elif self.all_orders_in(row.id):
-                if self._try_resolve(row.id, "all orders in", row.phase):
-                    done.append(f"{row.id}: all orders in")
-            elif self._reminder_due(row, now):
-                self.remind(row.id)
-                done.append(f"{row.id}: reminder")
+                if self._try_resolve(game_id, "deadline", row.phase):
+                    done.append(f"{game_id}: deadline")
+            else:
+                self.remind(game_id)
+                done.append(f"{game_id}: reminder")
         return done
 
+    def next_moment(self) -> datetime | None:
+        """When the clock next has work: the earliest deadline or reminder of a running game
+        (held, paused, finished and waiting games have none)."""
+        return self.store.next_game_moment()
+
     def _try_resolve(self, game_id: str, trigger: str, phase: int) -> bool:
+        """A resolution that raises holds its game (the clock leaves it alone until a restart
+        or ``gm-daemon resolve``) and tells the GM; the other games go on."""
         try:
-            return self.resolve(game_id, trigger, phase)
-        except Exception as exc:  # logged in resolve; the loop must go on for the other games
+            return self.resolve(game_id, trigger, phase) is not None
+        except Exception as exc:
+            log.exception("resolving %s phase %d failed; game held", game_id, phase)
             with self.store.transaction():
-                self.tell_gm(
+                self.store.set_held(game_id, f"resolving phase {phase} failed: {exc}")
+                self.mailer.tell_gm(
                     f"{game_id}: resolving phase {phase} failed",
                     f"Resolving {game_id}, phase {phase} ({trigger}) failed:\n\n"
                     f"{type(exc).__name__}: {exc}\n\nThe game is held; nothing was changed. "
@@ -395,26 +445,22 @@ class Referee:
                 )
             return False
 
-    def resolve_if_complete(self, game_id: str, phase: int) -> bool:
-        """Right after accepted orders: a card play (or the last missing order of a game
-        with ``resolve_early``) resolves at once instead of waiting for the next cycle."""
-        return self.all_orders_in(game_id) and self._try_resolve(game_id, "all orders in", phase)
-
-    def all_orders_in(self, game_id: str) -> bool:
-        loaded = self.load(game_id)
-        if loaded is None or loaded.row.finished or loaded.row.paused:
+    def resolve_if_complete(self, loaded: Loaded, phase: int | None = None) -> bool:
+        """Right after accepted orders (and after a config sync): a card play, or the last
+        missing order of a game with ``resolve_early``, resolves at once. ``loaded`` is the
+        game as the caller has it; the resolution loads it again in its own transaction."""
+        if not self.all_orders_in(loaded):
             return False
-        early = loaded.engine.resolves_on_receipt or loaded.config.resolve_early
-        if not early:
+        return self._try_resolve(loaded.id, "all orders in", phase or loaded.row.phase)
+
+    def all_orders_in(self, loaded: Loaded) -> bool:
+        row = loaded.row
+        if row.finished or row.paused or row.waiting or row.held:
+            return False
+        if not (loaded.engine.resolves_on_receipt or loaded.config.resolve_early):
             return False
         owed = loaded.engine.owed(loaded.state)
-        return bool(owed) and owed <= self.store.orders(game_id, loaded.row.phase).keys()
-
-    def _reminder_due(self, row: GameRow, now: datetime) -> bool:
-        config = self.config.game(row.id)
-        if config.reminder is None or row.deadline_at is None or row.reminded_phase >= row.phase:
-            return False
-        return now >= row.deadline_at - parse_duration(config.reminder)
+        return bool(owed) and owed <= self.store.orders(row.id, row.phase).keys()
 
     def remind(self, game_id: str) -> None:
         with self.store.transaction():
@@ -423,91 +469,24 @@ class Referee:
                 return
             on_file = self.store.orders(game_id, loaded.row.phase)
             owed = loaded.engine.owed(loaded.state)
-            for player in self.store.players(game_id):
+            deadline = self.deadline_text(loaded)
+            for player in loaded.players:
                 if player.seat in owed and player.seat not in on_file:
-                    self.queue(
-                        loaded,
-                        "reminder",
-                        player,
-                        render(
-                            loaded.lang,
-                            "reminder",
-                            game_id=game_id,
-                            name=player.name,
-                            phase_label=loaded.label(),
-                            deadline=self.deadline_text(loaded),
-                            nmr_rule=self.nmr_rule(loaded, player.seat),
-                        ),
+                    self.mailer.reminder(
+                        loaded, player, deadline, self.nmr_rule(loaded, player.seat)
                     )
             self.store.set_reminded(game_id, loaded.row.phase)
-
-    def nmr_rule(self, loaded: Loaded, seat: str) -> str:
-        defaults = loaded.engine.default_orders(loaded.state, seat)
-        return loaded.engine.describe_orders(loaded.state, seat, defaults, loaded.lang).strip()
-
-    def wakeups(self) -> dict[str, datetime]:
-        """Each running game's next deadline or reminder time."""
-        moments = {}
-        for row in self.store.games():
-            if row.finished or row.paused or row.deadline_at is None:
-                continue
-            moment = row.deadline_at
-            config = next((g for g in self.config.games if g.id == row.id), None)
-            if config and config.reminder and row.reminded_phase < row.phase:
-                moment = min(moment, row.deadline_at - parse_duration(config.reminder))
-            moments[row.id] = moment
-        return moments
 
     # --- GM overrides ------------------------------------------------------------------
     def extend(self, game_id: str, until: datetime) -> None:
         with self.store.transaction():
-            self.store.set_deadline(game_id, until, override=True)
-            self._announce(game_id, "deadline_moved")
-
-    def _announce(self, game_id: str, key: str) -> None:
-        """Tell every player of a game about a GM override, with the deadline now in force."""
-        loaded = self.load(game_id)
-        if loaded is None:
-            return
-        body = phrase(
-            loaded.lang, key, phase_label=loaded.label(), deadline=self.deadline_text(loaded)
-        )
-        for player in self.store.players(game_id):
-            self.notice(loaded, player, loaded.lang, f"{key}_subject", body, purpose=key)
-
-    def notice(
-        self,
-        loaded: Loaded | None,
-        player: PlayerRow,
-        lang: str,
-        subject_key: str,
-        body: str,
-        *,
-        purpose: str,
-        in_reply_to: str | None = None,
-    ) -> None:
-        """A short mail to one player: "[game] subject", a greeting and ``body``."""
-        text = render(
-            lang,
-            "notice",
-            game_id=player.game_id,
-            name=player.name,
-            subject=phrase(lang, subject_key),
-            text=body,
-        )
-        self.queue(loaded, purpose, player, text, in_reply_to=in_reply_to)
-
-    def tell_gm(self, subject: str, body: str, attachments: list[Attachment] | None = None) -> None:
-        """A note to the human GM (``mail.gm_address``), inside the caller's transaction."""
-        address = self.config.mail.gm_address
-        if address:
-            self.queue(
-                None,
-                "gm-notice",
-                address,
-                Text(f"[gm-daemon] {subject}", body),
-                attachments=attachments,
-            )
+            loaded = self.load(game_id)
+            assert loaded is not None
+            reminder = loaded.config.reminder
+            remind_at = until - parse_duration(reminder) if reminder else None
+            self.store.set_deadline(game_id, until, override=True, remind_at=remind_at)
+            loaded = replace(loaded, row=replace(loaded.row, deadline_at=until))
+            self.mailer.announce(loaded, "deadline_moved", self.deadline_text(loaded))
 
     def pause(self, game_id: str, paused: bool) -> None:
         """Pause: no deadline fires. Resume: a deadline that passed meanwhile is moved to
@@ -515,23 +494,41 @@ class Referee:
         with self.store.transaction():
             self.store.set_paused(game_id, paused)
             loaded = self.load(game_id)
-            if (
-                not paused
-                and loaded
-                and loaded.row.deadline_at is not None
-                and (loaded.row.deadline_at <= self.clock())
-            ):
-                deadline = self._deadline_for(
+            assert loaded is not None
+            row = loaded.row
+            if not paused and row.deadline_at is not None and row.deadline_at <= self.clock():
+                deadline, remind_at = self._schedule(
                     loaded.config, loaded.engine, loaded.state, self.clock()
                 )
-                self.store.set_deadline(game_id, deadline, override=True)
-            self._announce(game_id, "game_paused" if paused else "game_resumed")
+                self.store.set_deadline(game_id, deadline, override=True, remind_at=remind_at)
+                loaded = replace(loaded, row=replace(row, deadline_at=deadline))
+            key = "game_paused" if paused else "game_resumed"
+            self.mailer.announce(loaded, key, self.deadline_text(loaded))
+
+    def release(self, game_id: str) -> None:
+        """The GM takes a held game back (``gm-daemon resolve`` tries it again)."""
+        self.store.set_held(game_id, None)
 
     def replace_address(self, game_id: str, who: str, email: str) -> PlayerRow:
+        """The new address gets a mail with the player's code and the state of the game, so
+        the new player (or the old one at his new address) can go on at once."""
         with self.store.transaction():
             player = self.find_player(game_id, who)
             self.store.override_email(game_id, player.seat, email.strip().lower())
-        return next(p for p in self.store.players(game_id) if p.seat == player.seat)
+            loaded = self.load(game_id)
+            assert loaded is not None
+            player = loaded.player(player.seat)
+            report = _with_deadline(loaded, player, self.deadline_text(loaded))
+            body = phrase(loaded.lang, "replaced", code=player.code, email=player.email)
+            body += "\n\n" + with_private(report, player.seat)
+            self.mailer.notice(
+                loaded,
+                player,
+                loaded.lang,
+                Reply("replaced_subject", body, "replaced"),
+                attachments=[*report.attachments, *report.private_attachments.get(player.seat, [])],
+            )
+        return player
 
     def find_player(self, game_id: str, who: str) -> PlayerRow:
         from gm_daemon.games.text import fold, match_seat
@@ -552,17 +549,41 @@ class Referee:
             )
         return next(p for p in players if p.seat == matches[0].id)
 
+    # --- the record --------------------------------------------------------------------
+    def show(self, game_id: str, phase: int) -> str:
+        """The result of a past phase, rendered again from the stored record: the public
+        report and each seat's private part, marked, for the GM."""
+        loaded = self.load(game_id)
+        if loaded is None:
+            raise LookupError(f"no game {game_id!r} in the config")
+        record = self.store.phase_record(game_id, phase)
+        if record is None:
+            raise LookupError(f"{game_id} has no resolved phase {phase}")
+        import json
 
-def _game_name(loaded: Loaded) -> str:
-    """ "Club round" (High Noon), or just "High Noon" when the game has no title of its own."""
-    kind = loaded.engine.title.get(loaded.lang, loaded.row.kind)
-    return f'"{loaded.title}"' + (f" ({kind})" if loaded.title != kind else "")
+        engine = loaded.engine
+        before = engine.State.model_validate_json(record["state_before"])
+        resolution: Resolution[Any, Any] = Resolution(
+            state=engine.State.model_validate_json(record["state_after"]),
+            events=json.loads(record["events"]),
+            finished=bool(record["finished"]),
+            ranking=json.loads(record["ranking"]) if record["ranking"] else None,
+        )
+        report = engine.report(before, resolution, loaded.lang)
+        parts = [f"{game_id}: {record['label']} ({record['trigger']}, {record['resolved_at']})"]
+        parts.append(report.public.rstrip())
+        for player in loaded.players:
+            private = report.private.get(player.seat, "").strip()
+            if private:
+                parts.append(f"--- only for {player.name} ---\n{private}")
+        names = [a.filename for a in report.attachments]
+        if names:
+            parts.append("attachments: " + ", ".join(names))
+        return "\n\n".join(parts) + "\n"
 
 
-def _with_private(report: Report, seat: str) -> str:
-    private = report.private.get(seat, "")
-    return report.public.rstrip() + ("\n\n" + private.rstrip() if private.strip() else "") + "\n"
-
-
-def _attachments(report: Report, seat: str) -> list[Attachment]:
-    return [*report.attachments, *report.private_attachments.get(seat, [])]
+def _with_deadline(loaded: Loaded, player: PlayerRow, deadline: str):  # type: ignore[no-untyped-def]
+    """The seat's status report with the deadline now in force under it."""
+    report = loaded.engine.status(loaded.state, player.seat, loaded.lang)
+    line = f"{phrase(loaded.lang, 'next_deadline')} {loaded.label()}: {deadline}"
+    return replace(report, public=report.public.rstrip() + "\n\n" + line + "\n")

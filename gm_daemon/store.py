@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -33,7 +33,10 @@ CREATE TABLE IF NOT EXISTS games (
     reminded_phase INTEGER NOT NULL DEFAULT 0,
     paused INTEGER NOT NULL DEFAULT 0,
     finished INTEGER NOT NULL DEFAULT 0,
-    created_at TEXT NOT NULL
+    created_at TEXT NOT NULL,
+    remind_at TEXT,
+    held TEXT,
+    waiting TEXT
 );
 CREATE TABLE IF NOT EXISTS players (
     game_id TEXT NOT NULL REFERENCES games(id),
@@ -64,6 +67,8 @@ CREATE TABLE IF NOT EXISTS phases (
     nmr TEXT NOT NULL,
     events TEXT NOT NULL,
     state_after TEXT NOT NULL,
+    finished INTEGER NOT NULL DEFAULT 0,
+    ranking TEXT,
     PRIMARY KEY (game_id, phase)
 );
 CREATE TABLE IF NOT EXISTS inbox (
@@ -97,6 +102,18 @@ CREATE TABLE IF NOT EXISTS outbox (
 CREATE INDEX IF NOT EXISTS outbox_due ON outbox(status, next_attempt_at);
 """
 
+# Columns added after schema 1, for databases made by an older version: (table, column, type).
+_ADDED_COLUMNS = (
+    ("games", "remind_at", "TEXT"),
+    ("games", "held", "TEXT"),
+    ("games", "waiting", "TEXT"),
+    ("phases", "finished", "INTEGER NOT NULL DEFAULT 0"),
+    ("phases", "ranking", "TEXT"),
+)
+# A game the clock has work for: running, not held by the GM or a failed resolution, not
+# waiting for the GM, with a deadline or reminder at hand.
+_RUNNING = "NOT finished AND NOT paused AND held IS NULL AND waiting IS NULL"
+
 
 def iso(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat(timespec="seconds")
@@ -119,6 +136,9 @@ class GameRow:
     reminded_phase: int
     paused: bool
     finished: bool
+    remind_at: datetime | None = None
+    held: str | None = None  # why the clock leaves the game alone (a resolution failed)
+    waiting: str | None = None  # what the GM must supply before the phase can run
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> GameRow:
@@ -134,6 +154,9 @@ class GameRow:
             reminded_phase=row["reminded_phase"],
             paused=bool(row["paused"]),
             finished=bool(row["finished"]),
+            remind_at=from_iso(row["remind_at"]) if row["remind_at"] else None,
+            held=row["held"],
+            waiting=row["waiting"],
         )
 
 
@@ -173,13 +196,38 @@ class Store:
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.executescript(_SCHEMA)
+        self._add_missing_columns()
         self.db.execute(
             "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)",
             (str(SCHEMA_VERSION),),
         )
 
+    def _add_missing_columns(self) -> None:
+        for table, column, kind in _ADDED_COLUMNS:
+            present = {r["name"] for r in self.db.execute(f"PRAGMA table_info({table})")}
+            if column not in present:
+                self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+        self.db.execute(
+            "UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),)
+        )
+
     def close(self) -> None:
         self.db.close()
+
+    def note(self, key: str) -> str | None:
+        """A small fact the daemon must remember across restarts (what it told the GM)."""
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row["value"])
+
+    def set_note(self, key: str, value: str | None) -> None:
+        if value is None:
+            self.db.execute("DELETE FROM meta WHERE key = ?", (key,))
+        else:
+            self.db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value))
+
+    def data_version(self) -> int:
+        """Changes whenever another connection (the CLI) commits: the daemon's cue to look."""
+        return int(self.db.execute("PRAGMA data_version").fetchone()[0])
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
@@ -234,17 +282,20 @@ class Store:
         started: datetime,
         deadline: datetime | None,
         finished: bool,
+        remind_at: datetime | None = None,
     ) -> bool:
         """Move a game on, only if it is still in ``from_phase``: the guard that makes a
         resolution happen once even when the deadline timer and ``gm-daemon resolve`` race."""
         cursor = self.db.execute(
             "UPDATE games SET state = ?, phase = ?, phase_started_at = ?, deadline_at = ?,"
-            " deadline_override = 0, finished = ? WHERE id = ? AND phase = ?",
+            " remind_at = ?, deadline_override = 0, finished = ?, held = NULL"
+            " WHERE id = ? AND phase = ?",
             (
                 json.dumps(state),
                 phase,
                 iso(started),
-                iso(deadline) if deadline else None,
+                _iso_or_none(deadline),
+                _iso_or_none(remind_at),
                 int(finished),
                 game_id,
                 from_phase,
@@ -252,11 +303,63 @@ class Store:
         )
         return cursor.rowcount == 1
 
-    def set_deadline(self, game_id: str, deadline: datetime | None, *, override: bool) -> None:
+    def set_state(self, game_id: str, state: dict[str, Any]) -> None:
+        """A state changed outside a resolution (the GM fed the game new options)."""
+        self.db.execute("UPDATE games SET state = ? WHERE id = ?", (json.dumps(state), game_id))
+
+    def set_deadline(
+        self,
+        game_id: str,
+        deadline: datetime | None,
+        *,
+        override: bool,
+        remind_at: datetime | None = None,
+        started: datetime | None = None,
+    ) -> None:
+        """The deadline (and reminder moment) now in force; ``started`` restarts the phase's
+        clock, as when a waiting phase gets what it waited for."""
         self.db.execute(
-            "UPDATE games SET deadline_at = ?, deadline_override = ? WHERE id = ?",
-            (iso(deadline) if deadline else None, int(override), game_id),
+            "UPDATE games SET deadline_at = ?, remind_at = ?, deadline_override = ?,"
+            " phase_started_at = COALESCE(?, phase_started_at) WHERE id = ?",
+            (
+                _iso_or_none(deadline),
+                _iso_or_none(remind_at),
+                int(override),
+                _iso_or_none(started),
+                game_id,
+            ),
         )
+
+    def set_held(self, game_id: str, reason: str | None) -> None:
+        self.db.execute("UPDATE games SET held = ? WHERE id = ?", (reason, game_id))
+
+    def release_held(self) -> None:
+        """At start-up: a resolution that failed is tried again (the GM may have fixed it)."""
+        self.db.execute("UPDATE games SET held = NULL WHERE held IS NOT NULL")
+
+    def set_waiting(self, game_id: str, waiting: str | None) -> None:
+        self.db.execute("UPDATE games SET waiting = ? WHERE id = ?", (waiting, game_id))
+
+    def due_games(self, now: datetime) -> list[str]:
+        """Games whose deadline or reminder moment has come: one indexed query, however
+        many games are not due."""
+        return [
+            r["id"]
+            for r in self.db.execute(
+                f"SELECT id FROM games WHERE {_RUNNING} AND (deadline_at <= ?"
+                " OR (remind_at <= ? AND reminded_phase < phase)) ORDER BY deadline_at",
+                (iso(now), iso(now)),
+            )
+        ]
+
+    def next_game_moment(self) -> datetime | None:
+        """The earliest deadline or pending reminder of any running game."""
+        row = self.db.execute(
+            f"SELECT MIN(CASE WHEN remind_at IS NOT NULL AND reminded_phase < phase"
+            f" AND remind_at < deadline_at THEN remind_at ELSE deadline_at END)"
+            f" FROM games WHERE {_RUNNING} AND deadline_at IS NOT NULL"
+        ).fetchone()
+        return from_iso(row[0]) if row and row[0] else None
 
     def set_paused(self, game_id: str, paused: bool) -> None:
         self.db.execute("UPDATE games SET paused = ? WHERE id = ?", (int(paused), game_id))
@@ -346,10 +449,13 @@ class Store:
         nmr: list[str],
         events: list[dict[str, Any]],
         after: dict[str, Any],
+        finished: bool = False,
+        ranking: list[list[str]] | None = None,
     ) -> None:
         self.db.execute(
             "INSERT INTO phases(game_id, phase, label, resolved_at, trigger, state_before,"
-            " orders, nmr, events, state_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " orders, nmr, events, state_after, finished, ranking)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 game_id,
                 phase,
@@ -361,8 +467,15 @@ class Store:
                 json.dumps(nmr),
                 json.dumps(events),
                 json.dumps(after),
+                int(finished),
+                json.dumps(ranking) if ranking is not None else None,
             ),
         )
+
+    def phase_record(self, game_id: str, phase: int) -> sqlite3.Row | None:
+        return self.db.execute(
+            "SELECT * FROM phases WHERE game_id = ? AND phase = ?", (game_id, phase)
+        ).fetchone()
 
     def phase_records(self, game_id: str) -> list[sqlite3.Row]:
         return list(
@@ -413,6 +526,19 @@ class Store:
             (sender, iso(since), up_to_id),
         ).fetchone()
         return int(row[0])
+
+    def shunted_mail(self, inbox_id: int) -> bytes | None:
+        row = self.db.execute(
+            "SELECT raw FROM inbox WHERE id = ? AND status = 'shunted'", (inbox_id,)
+        ).fetchone()
+        return None if row is None else bytes(row["raw"])
+
+    def requeue_incoming(self, inbox_id: int) -> None:
+        """A set-aside mail goes through intake again (``gm-daemon shunt retry``)."""
+        self.db.execute("UPDATE inbox SET status = 'new' WHERE id = ?", (inbox_id,))
+
+    def drop_incoming(self, inbox_id: int) -> None:
+        self.db.execute("UPDATE inbox SET status = 'dropped' WHERE id = ?", (inbox_id,))
 
     def shunted(self) -> list[sqlite3.Row]:
         return list(
@@ -487,6 +613,10 @@ class Store:
             r["status"]: r["n"]
             for r in self.db.execute("SELECT status, COUNT(*) AS n FROM outbox GROUP BY status")
         }
+
+
+def _iso_or_none(moment: datetime | None) -> str | None:
+    return iso(moment) if moment else None
 
 
 def _player(row: sqlite3.Row) -> PlayerRow:

@@ -1,17 +1,18 @@
 """Reply and report templates, one folder per language, kept as data (``templates/<lang>/``).
 
-A template file starts with a ``Subject:`` line, a blank line, then the body; ``$name``
-placeholders are filled with ``string.Template``. ``phrases.toml`` holds the short phrases.
+A template file is a whole mail: a ``Subject:`` line, a blank line, then the body; ``$name``
+placeholders are filled with ``string.Template``. The short phrases live in the one phrase
+catalogue format every game uses (``templates/phrases.toml``, read by ``games.kit.phrases``).
 """
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from string import Template
 
+from gm_daemon.games.kit.phrases import Phrases
 from gm_daemon.games.protocol import Problem, ProblemKind
 
 _DIR = Path(__file__).resolve().parent / "templates"
@@ -33,14 +34,11 @@ def _template(lang: str, name: str) -> tuple[Template, Template]:
     return Template(head.removeprefix("Subject: ").strip()), Template(body)
 
 
-@cache
-def phrases(lang: str) -> dict[str, str]:
-    with (_DIR / lang / "phrases.toml").open("rb") as handle:
-        return tomllib.load(handle)
+PHRASES = Phrases.load(_DIR / "phrases.toml")
 
 
 def phrase(lang: str, key: str, **values: object) -> str:
-    return Template(phrases(lang)[key]).substitute(values)
+    return PHRASES(lang, key, **values)
 
 
 def render(lang: str, template: str, /, **values: object) -> Text:

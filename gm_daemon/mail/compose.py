@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Sequence
 from datetime import datetime
 from email.message import EmailMessage
@@ -29,6 +30,14 @@ def new_message_id(domain: str, *parts: str) -> str:
     token = secrets.token_hex(6)
     label = ".".join(p for p in parts if p)
     return f"<{label}.{token}@{domain}>"
+
+
+def is_own_message_id(message_id: str, domain: str) -> bool:
+    """Whether ``message_id`` has the shape of one ``new_message_id`` or ``thread_root`` made
+    for ``domain``: a mailbox rule that sends our own mail back must not be answered. The
+    shape, not just the domain, is checked, because players may share the GM's provider."""
+    own = rf"<(?:game\.[^<>@\s]+|[^<>@\s]*\.[0-9a-f]{{12}})@{re.escape(domain)}>"
+    return re.fullmatch(own, message_id, re.IGNORECASE) is not None
 
 
 def compose(

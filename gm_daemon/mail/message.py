@@ -11,21 +11,33 @@ import base64
 import binascii
 import codecs
 import email
+import email.utils
 import re
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from email.message import Message
+from email.parser import BytesHeaderParser
 from email.utils import getaddresses
 from html.parser import HTMLParser
 
 from gm_daemon.games.protocol import Line
+from gm_daemon.mail.address import address_problem
+from gm_daemon.mail.armour import strip_armour
+from gm_daemon.mail.compose import is_own_message_id
 
 
 @dataclass(frozen=True)
 class Incoming:
-    """The parts of a mail the daemon acts on. ``automated`` is None for a human mail, else
-    the reason it must never be answered (answering auto-replies and bounces makes loops)."""
+    """The parts of a mail the daemon acts on.
+
+    ``automated`` is None for a human mail, else the reason it must never be answered
+    (answering auto-replies and bounces makes loops). ``sender_problem`` is None when
+    ``sender`` is a plain mailbox the daemon may write to, else why it may not (no answer, not
+    even "unknown sender"). ``unreadable`` is None when the MIME structure could be read, else
+    why not: the mail is kept raw and set aside, and ``text`` is empty. ``text_from`` says
+    where ``text`` was taken from: "body", or "attachment NAME" when the body was only a cover
+    note for an attached text file."""
 
     message_id: str | None
     sender: str
@@ -35,23 +47,92 @@ class Incoming:
     references: tuple[str, ...]
     automated: str | None
     text: str
+    sender_problem: str | None = None
+    unreadable: str | None = None
+    text_from: str = "body"
+
+
+# Legitimate mail nests a few levels (signed → alternative → related); a forwarded forward
+# maybe ten. Far deeper structures exist only to exhaust a parser.
+MAX_DEPTH = 32
+MAX_PARTS = 1000
+# Rendering HTML costs about half a second per megabyte; orders stand at the top of a mail,
+# and a megabyte of HTML is already a long Outlook thread.
+MAX_HTML = 1_000_000
+# The parser's cost grows with the square of nested boundaries (each line is checked against
+# every open one), so a mail declaring hundreds is refused before it is parsed.
+MAX_BOUNDARIES = 200
 
 
 def parse_incoming(data: bytes, own_address: str) -> Incoming:
-    """Decode one raw message. Never raises: junk input yields empty fields instead."""
-    msg = email.message_from_bytes(data)
+    """Decode one raw message. Never raises: junk input yields empty fields and, when the
+    structure itself is broken, an ``unreadable`` reason; the daemon stores whatever it got."""
+    try:
+        return _parse(data, own_address)
+    except Exception as exc:  # a decoder bug must cost one mail, never the whole intake
+        return _unparsed(f"decoder error: {type(exc).__name__}")
+
+
+def _parse(data: bytes, own_address: str) -> Incoming:
+    msg, unreadable = _message(data)
     headers = _Headers(msg)
     sender, display_name = _from_address(headers.raw("from"))
+    text, text_from = ("", "") if unreadable else _order_text(msg, display_name)
+    subject = _one_line(headers.get("subject"))
+    own = _OwnMail(own_address)
     return Incoming(
         message_id=_first_msgid(headers.get("message-id")),
         sender=sender,
         display_name=display_name,
-        subject=" ".join(headers.get("subject").split()),
+        subject=subject,
         in_reply_to=_first_msgid(headers.get("in-reply-to")),
         references=tuple(_MSGID.findall(headers.get("references"))),
-        automated=_automated(msg, headers, sender, own_address),
-        text=body_text(msg),
+        automated=_automated(msg, headers, sender, own)
+        or (None if unreadable else own.forwarded_back(msg, subject, text)),
+        text=text,
+        sender_problem=address_problem(sender),
+        unreadable=unreadable,
+        text_from=text_from,
     )
+
+
+def _unparsed(reason: str) -> Incoming:
+    return Incoming(None, "", "", "", None, (), "unreadable mail", "", "no sender address", reason)
+
+
+def _message(data: bytes) -> tuple[Message, str | None]:
+    """The parsed message and why its body cannot be read (None when it can). A structure the
+    parser chokes on still yields its headers, so the daemon can log who sent it."""
+    if data.lower().count(b"boundary") > MAX_BOUNDARIES:
+        return _header_block(data), f"more than {MAX_BOUNDARIES} MIME boundaries declared"
+    try:
+        msg = email.message_from_bytes(data)
+    except RecursionError:
+        return _header_block(data), "MIME parts nested too deep to parse"
+    except Exception as exc:  # the email package is lenient; this is the last guard
+        return _header_block(data), f"MIME structure cannot be parsed ({type(exc).__name__})"
+    return msg, _structure_problem(msg)
+
+
+def _header_block(data: bytes) -> Message:
+    return BytesHeaderParser().parsebytes(data)
+
+
+def _structure_problem(msg: Message) -> str | None:
+    """Walked with an explicit stack: recursion is what a hostile structure attacks."""
+    stack = [(msg, 0)]
+    seen = 0
+    while stack:
+        part, depth = stack.pop()
+        seen += 1
+        if depth > MAX_DEPTH:
+            return f"MIME parts nested deeper than {MAX_DEPTH} levels"
+        if seen > MAX_PARTS:
+            return f"more than {MAX_PARTS} MIME parts"
+        payload = part.get_payload()
+        if part.is_multipart() and isinstance(payload, list):
+            stack.extend((sub, depth + 1) for sub in payload if isinstance(sub, Message))
+    return None
 
 
 # --- headers -------------------------------------------------------------------------------
@@ -120,21 +201,47 @@ def _q_decode(payload: str) -> bytes:
 
 
 _MSGID = re.compile(r"<[^<>\s]+>")
+_NOT_IN_MSGID = re.compile(r"[<>\s\x00-\x1f\x7f]")
 
 
 def _first_msgid(value: str) -> str | None:
+    """The first ``<id>``; an id written without brackets (old scripts, some list servers),
+    possibly folded over two lines, is unfolded and bracketed, so it can be stored, compared
+    and put into In-Reply-To without carrying a line break into a header."""
     found = _MSGID.search(value)
     if found:
         return found.group(0)
-    return value.strip() or None
+    bare = _NOT_IN_MSGID.sub("", value)
+    return f"<{bare}>" if bare else None
 
 
 def _from_address(value: str) -> tuple[str, str]:
-    """The first real address of From: as (lower-cased address, decoded display name)."""
+    """The first real address of From: as (lower-cased address, decoded display name).
+
+    Normally the address is found before decoding, so an encoded comma in the name cannot
+    split it; old scripts encode the whole ``Name <addr>`` as one word, and then the address
+    only appears after decoding."""
+    found = _first_address(value)
+    whole_word = any("<" in _decode_word(word) for word in _ENCODED_WORD.finditer(value))
+    if found and "=?" not in found[0] and not whole_word:
+        return found
+    return _first_address(decode_words(value)) or found or ("", "")
+
+
+def _first_address(value: str) -> tuple[str, str] | None:
     for name, addr in getaddresses([value]):
         if "@" in addr:
-            return addr.strip().lower(), " ".join(decode_words(name).split())
-    return "", ""
+            return _one_line(addr).lower(), _one_line(decode_words(name))
+    return None
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def _one_line(value: str) -> str:
+    """One line of text without control characters: the daemon quotes subjects and names in
+    headers of its replies, where a line break would inject a header."""
+    return " ".join(_CONTROL.sub(" ", value).split())
 
 
 # --- loop guard ----------------------------------------------------------------------------
@@ -142,9 +249,9 @@ def _from_address(value: str) -> tuple[str, str]:
 _DAEMON_LOCALPARTS = frozenset({"mailer-daemon", "postmaster"})
 
 
-def _automated(msg: Message, headers: _Headers, sender: str, own_address: str) -> str | None:
+def _automated(msg: Message, headers: _Headers, sender: str, own: _OwnMail) -> str | None:
     """Why this mail must not be answered, or None. The first matching reason wins."""
-    for check in (_auto_submitted, _precedence, _list_mail, _autoreply_header):
+    for check in (_auto_submitted, _precedence, _list_mail, _robot_header, own.copy_of_ours):
         reason = check(headers)
         if reason:
             return reason
@@ -158,19 +265,67 @@ def _automated(msg: Message, headers: _Headers, sender: str, own_address: str) -
         return "no sender address"
     if sender.split("@", 1)[0] in _DAEMON_LOCALPARTS:
         return f"sender {sender}"
-    own = getaddresses([own_address])
-    if own and sender == own[0][1].strip().lower():
+    if sender == own.address:
         return "sent from our own address"
     return None
 
 
-# Out-of-office notes sent by client rules (Outlook's "Reply using a template", webmailers)
-# often carry no Auto-Submitted header; their subject prefix gives them away.
+# Out-of-office notes sent by client rules (Outlook's "Reply using a template", old Exchange,
+# webmailers) often carry no Auto-Submitted header; the prefix their client puts before the
+# original subject gives them away. A prefix a person would type ("Abwesend: 3.-10. März")
+# is not in the list: such a mail is a player writing, and may hold orders.
 _AUTOREPLY_SUBJECT = re.compile(
-    r"^\s*(automatische antwort|abwesenheitsnotiz|abwesend|out of office|automatic reply"
-    r"|auto[- ]?reply|urlaubsantwort)\s*:",
+    r"^\s*(automatische antwort|abwesenheitsnotiz|urlaubsantwort|out of office autoreply"
+    r"|out of office|automatic reply|auto[- ]?reply|réponse automatique|risposta automatica"
+    r"|respuesta automática|automatisch antwoord)\s*:",
     re.IGNORECASE,
 )
+
+
+class _OwnMail:
+    """Recognises the daemon's own mail coming back: redirected by a player's mailbox rule
+    (intact, with our headers), or forwarded by one with nothing of the player's own."""
+
+    def __init__(self, own_address: str) -> None:
+        own = getaddresses([own_address])
+        self.address = own[0][1].strip().lower() if own else ""
+        self.domain = self.address.rpartition("@")[2]
+
+    def copy_of_ours(self, headers: _Headers) -> str | None:
+        if headers.has("x-gm-game"):
+            return "X-GM-Game present (our own mail came back)"
+        message_id = _first_msgid(headers.get("message-id")) or ""
+        if self.domain and is_own_message_id(message_id, self.domain):
+            return f"Message-ID {message_id} is one of ours (our own mail came back)"
+        return None
+
+    def forwarded_back(self, msg: Message, subject: str, text: str) -> str | None:
+        """A forward with no line of its own, of a mail from us: a rule, or a slip of the
+        finger; answering it could start a loop with the rule, and tells nobody anything."""
+        if not self.address or not (self._attaches_ours(msg) or self._quotes_ours(subject, text)):
+            return None
+        return None if order_lines(text) else "forward of our own mail without text of its own"
+
+    def _attaches_ours(self, msg: Message) -> bool:
+        return any(
+            _Headers(part).has("x-gm-game") or self.address in str(part.get("from", "")).lower()
+            for part in _attached_messages(msg)
+        )
+
+    def _quotes_ours(self, subject: str, text: str) -> bool:
+        return bool(_FORWARD_SUBJECT.match(subject)) and self.address in text.lower()
+
+
+_FORWARD_SUBJECT = re.compile(r"^\s*(wg|fw|fwd|wtr|weitergeleitet|tr|rv|i)\s*:", re.IGNORECASE)
+
+
+def _attached_messages(msg: Message) -> Iterator[Message]:
+    """Messages attached as message/rfc822 at any depth (the structure is already bounded)."""
+    for part in msg.walk():
+        if part.get_content_maintype() == "message":
+            payload = part.get_payload()
+            if isinstance(payload, list):
+                yield from (sub for sub in payload if isinstance(sub, Message))
 
 
 def _auto_submitted(headers: _Headers) -> str | None:
@@ -192,8 +347,21 @@ def _list_mail(headers: _Headers) -> str | None:
     return None
 
 
-def _autoreply_header(headers: _Headers) -> str | None:
-    for name in ("X-Autoreply", "X-Autorespond"):
+# Headers only robots set: auto-responders, ticket systems, and mailbox rules that forward
+# (Exchange marks every mail an inbox rule generates; procmail and Sieve forwards add X-Loop).
+_ROBOT_HEADERS = (
+    "X-Autoreply",
+    "X-Autorespond",
+    "X-Autogenerated",
+    "X-Loop",
+    "X-OTRS-Loop",
+    "X-RT-Loop-Prevention",
+    "X-MS-Exchange-Inbox-Rules-Loop",
+)
+
+
+def _robot_header(headers: _Headers) -> str | None:
+    for name in _ROBOT_HEADERS:
         if headers.has(name.lower()):
             return f"{name} present"
     return None
@@ -207,6 +375,8 @@ def body_text(msg: Message) -> str:
     attachment (unless it is blank), else the first such text/html part rendered as text."""
     found: dict[str, Message] = {}
     for part in _leaf_parts(msg):
+        if _is_attachment(part):
+            continue
         ctype = part.get_content_type()
         kind = ctype if ctype in ("text/plain", "text/html") else part.get_content_maintype()
         found.setdefault(kind, part)
@@ -215,15 +385,15 @@ def body_text(msg: Message) -> str:
         if plain.strip() or "text/html" not in found:  # some apps send a blank plain part
             return plain
     if "text/html" in found:
-        return _tidy(html_to_text(_decoded_payload(found["text/html"])))
+        return _tidy(html_to_text(_decoded_payload(found["text/html"])[:MAX_HTML]))
     if "text" in found:  # text/enriched, text/markdown …: better raw than nothing
         return _plain_text(found["text"])
     return ""
 
 
 def _leaf_parts(msg: Message) -> Iterator[Message]:
-    """Non-attachment leaf parts in order, not descending into attached messages
-    (a forwarded mail's text is not the sender's own text)."""
+    """Leaf parts in order, not descending into attached messages (a forwarded mail's text
+    is not the sender's own text)."""
     if msg.is_multipart():
         payload = msg.get_payload()
         if msg.get_content_maintype() == "message" or not isinstance(payload, list):
@@ -231,14 +401,72 @@ def _leaf_parts(msg: Message) -> Iterator[Message]:
         for sub in payload:
             if isinstance(sub, Message):
                 yield from _leaf_parts(sub)
-    elif not _is_attachment(msg):
+    else:
         yield msg
 
 
 def _is_attachment(part: Message) -> bool:
     disposition = str(part.get("content-disposition", "")).split(";", 1)[0].strip().lower()
-    filename = part.get_param("filename", header="content-disposition")
-    return disposition == "attachment" or bool(filename)
+    return disposition == "attachment" or bool(_filename(part))
+
+
+def _filename(part: Message) -> str:
+    name = part.get_param("filename", header="content-disposition") or part.get_param("name")
+    if isinstance(name, tuple):  # RFC 2231: (charset, language, value)
+        name = email.utils.collapse_rfc2231_value(name)
+    return _one_line(decode_words(str(name))) if name else ""
+
+
+# --- the order text ------------------------------------------------------------------------
+
+
+def _order_text(msg: Message, display_name: str) -> tuple[str, str]:
+    """The text the daemon reads and where it came from. A player who attaches his orders as
+    a text file ("befehle.txt") and writes only a cover note in the body means the file; the
+    body's Code:/Spiel: lines still count, ahead of the file's lines."""
+    body = strip_armour(body_text(msg))
+    attached = _text_attachment(msg)
+    if attached is None or not _only_cover_note(body, display_name):
+        return body, "body"
+    name, text = attached
+    envelope = [line.text for line in order_lines(body) if _ENVELOPE.match(line.text)]
+    return "\n".join([*envelope, text]), f"attachment {name}"
+
+
+def _text_attachment(msg: Message) -> tuple[str, str] | None:
+    """The first attached plain-text file with any line that is not blank or quoted."""
+    for part in _leaf_parts(msg):
+        name = _filename(part)
+        plain = part.get_content_type() == "text/plain" or name.lower().endswith(".txt")
+        if _is_attachment(part) and plain and part.get_content_maintype() != "message":
+            text = strip_armour(_plain_text(part))
+            if _SOME_LINE.search(text):
+                return name or "(no name)", text
+    return None
+
+
+_SOME_LINE = re.compile(r"^[ \t]*[^\s>]", re.MULTILINE)
+_ENVELOPE = re.compile(r"^\s*(code|mein code|my code|spiel|game)\b", re.IGNORECASE)
+# Lines of a cover note: greetings, sign-offs, and words about the attachment.
+_COVER = re.compile(
+    r"^\s*(hallo|hi|hey|moin|servus|guten (tag|morgen|abend)|liebe[rs]?|sehr geehrte[rs]?"
+    r"|hello|dear|(viele|beste|liebe|freundliche|herzliche)n? gr(ü|ue|u)(ß|ss)e|gr(ü|ue|u)(ß|ss)e?"
+    r"|mfg|lg|vg|cheers|regards|best|thanks|danke|bis (dann|bald)|ciao|tsch(ü|ue)ss?)\b"
+    r"|anhang|anbei|angehängt|beigefügt|attach|datei|\bfile\b|\bbefehle?\b|\borders?\b",
+    re.IGNORECASE,
+)
+
+
+def _only_cover_note(body: str, display_name: str) -> bool:
+    """Whether every line the body would offer as an order is envelope, greeting, sign-off,
+    a remark about the attachment, or the sender's own name."""
+    name_words = {word.lower() for word in re.findall(r"\w+", display_name)}
+    for line in order_lines(body):
+        words = {word.lower() for word in re.findall(r"\w+", line.text)}
+        bare_name = bool(words) and words <= name_words
+        if not (_ENVELOPE.match(line.text) or _COVER.search(line.text) or bare_name):
+            return False
+    return True
 
 
 def _plain_text(part: Message) -> str:
@@ -271,11 +499,30 @@ _CHARSET_ALIASES = {
 }
 
 
+_BOMS = (
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+
 def decode_bytes(raw: bytes, charset: str) -> str:
     """Decode with the declared charset, else UTF-8, else windows-1252, else Latin-1 (which
-    cannot fail): a mislabelled or unknown charset must not lose the whole message."""
-    declared = _CHARSET_ALIASES.get(charset.strip().lower(), charset.strip().lower())
-    candidates = ["utf-8", declared] if declared == "windows-1252" else [declared, "utf-8"]
+    cannot fail): a mislabelled or unknown charset must not lose the whole message.
+
+    Non-ASCII bytes that form valid UTF-8 are read as UTF-8 whatever the label says: clients
+    and scripts label UTF-8 as iso-8859-15 or us-ascii, while Latin text that happens to be
+    valid UTF-8 ("Ã¼" for "ü") does not occur in practice. A byte-order mark (Windows Notepad's
+    "befehle.txt") decides over any label."""
+    label = charset.strip().lower()
+    declared = _CHARSET_ALIASES.get(label, label)
+    bom = next((name for mark, name in _BOMS if raw.startswith(mark)), None)
+    if bom:
+        candidates = [bom, declared]
+    elif raw.isascii() or declared.startswith(("utf-16", "utf-32")):
+        candidates = [declared, "utf-8"]
+    else:
+        candidates = ["utf-8", declared]
     for candidate in [*candidates, "windows-1252"]:
         try:
             codecs.lookup(candidate)
@@ -441,10 +688,15 @@ _MOBILE_SIGNATURE = re.compile(
 )
 
 
+# No game's orders come near this; a pasted novel is answered by its first lines alone.
+MAX_LINES = 10_000
+
+
 def order_lines(text: str) -> list[Line]:
     """The lines that may be orders, numbered as in ``text``: quotes, reply headers, comments,
-    blank lines, signature and everything after ENDE (or an Outlook quote) are left out."""
-    raw = [line.rstrip("\r") for line in text.split("\n")]
+    blank lines, signature and everything after ENDE (or an Outlook quote) are left out, and
+    so is everything after the first ``MAX_LINES`` lines."""
+    raw = [line.rstrip("\r") for line in text.split("\n", MAX_LINES)[:MAX_LINES]]
     dropped = _reply_header_lines(raw)
     result: list[Line] = []
     for index, line in enumerate(raw):

@@ -1,8 +1,9 @@
 """A tiny game for testing the daemon apart from any real game's rules.
 
 Each round every active player names a number 1..100; the GM draws a target from the phase's
-rng and the closest player scores a point. Three rounds. It implements the whole protocol, so
-the daemon's mail handling, deadlines, NMR and outbox can be tested on it.
+rng and the closest player scores a point. Three rounds. It implements the whole protocol v2
+(no optional hooks: ``tests/core/hookgame.py`` has those), so the daemon's mail handling,
+deadlines, NMR and outbox can be tested on it, and the conformance suite runs over it.
 """
 
 from __future__ import annotations
@@ -13,8 +14,10 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
+from gm_daemon.games.kit.headers import numbered_header
 from gm_daemon.games.protocol import (
     Accepted,
+    Header,
     Line,
     OrdersRejected,
     Problem,
@@ -48,6 +51,7 @@ class GuessGame:
     State = State
     Orders = Orders
     resolves_on_receipt = False
+    phase_types = ("round",)
 
     def start(self, options: Options, seats: Sequence[Seat], rng: random.Random) -> State:
         if len(seats) < 2:
@@ -60,7 +64,11 @@ class GuessGame:
         )
 
     def resolve(
-        self, state: State, orders: Mapping[str, Orders], rng: random.Random
+        self,
+        state: State,
+        orders: Mapping[str, Orders],
+        rng: random.Random,
+        defaulted: frozenset[str] = frozenset(),
     ) -> Resolution[State, Orders]:
         target = rng.randint(1, 100)
         guesses = {s: o.number for s, o in orders.items() if o.number is not None}
@@ -89,6 +97,9 @@ class GuessGame:
     def phase_label(self, state: State, lang: str) -> str:
         return f"{'Runde' if lang == 'de' else 'Round'} {state.round}"
 
+    def read_header(self, text: str, state: State) -> Header | None:
+        return numbered_header(text, ("runde", "round"), state.round)
+
     def owed(self, state: State) -> set[str]:
         return set(state.names) - set(state.out)
 
@@ -96,7 +107,12 @@ class GuessGame:
         return self.owed(state)
 
     def read_orders(
-        self, lines: Sequence[Line], state: State, seat: str, lang: str
+        self,
+        lines: Sequence[Line],
+        state: State,
+        seat: str,
+        lang: str,
+        on_file: Orders | None = None,
     ) -> Accepted[Orders]:
         problems, numbers = [], []
         for line in lines:
@@ -127,14 +143,18 @@ class GuessGame:
     def describe_orders(self, state: State, seat: str, orders: Orders, lang: str) -> str:
         return str(orders.number) if orders.number is not None else "-"
 
+    def example(self, state: State, seat: str, lang: str) -> str:
+        return "" if seat in state.out else str(1 + len(state.names[seat]) % 100)
+
     def welcome(self, state: State, seat: str, lang: str) -> Report:
-        return Report("Guess a number 1..100.", {seat: f"secret for {state.names[seat]}"})
+        public = f"Guess a number 1..100, e.g.\n{self.example(state, seat, lang)}"
+        return Report(public, {seat: f"secret for {state.names[seat]}"})
 
-    def help(self, lang: str) -> str:
-        return "One number, 1..100."
+    def help(self, state: State, seat: str, lang: str) -> str:
+        return f"One number, 1..100, e.g.\n{self.example(state, seat, lang)}"
 
-    def status(self, state: State, seat: str, lang: str) -> str:
-        return f"score {state.scores[seat]}"
+    def status(self, state: State, seat: str, lang: str) -> Report:
+        return Report(f"score {state.scores[seat]}")
 
     def report(self, before: State, resolution: Resolution[State, Orders], lang: str) -> Report:
         event = resolution.events[0]

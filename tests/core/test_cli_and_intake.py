@@ -68,6 +68,9 @@ def test_replace_player_address(tmp_path):
         "replace-player", "--game", "g1", "--player", "Bert", "--email", "bert@new.test"
     )
     assert code == 0 and "bert@new.test" in out
+    told = h.run()  # the new address learns the code and the state of the game
+    assert [m["To"] for m in told] == ["bert@new.test"]
+    assert "BERT-2222" in h.body(told[0]) and "score 0" in h.body(told[0])
     h.send("bert@players.test", "Code: BERT-2222\n5")
     h.send("bert@new.test", "Code: BERT-2222\n5")
     replies = h.run()

@@ -1,4 +1,10 @@
-from gm_daemon.games.protocol import Line
+"""How a mail's lines are split: the core takes the code and game lines; the game's engine
+says which lines are its phase headers; a leading command word (with arguments) is found
+among the game's commands. Checked with the guess game and the kit's numbered header."""
+
+from gm_daemon.commands import HELP, STATUS, WITHDRAW
+from gm_daemon.games.kit.headers import numbered_header
+from gm_daemon.games.protocol import Header, Line
 from gm_daemon.intake import read_envelope
 
 
@@ -6,45 +12,41 @@ def lines(*texts: str) -> list[Line]:
     return [Line(no, text) for no, text in enumerate(texts, start=1)]
 
 
-def test_header_lines_are_taken_out_and_numbers_kept():
+def test_code_and_game_lines_are_taken_out_and_numbers_kept():
     envelope = read_envelope(
-        lines("Code: ABCD-1234", "Spiel: hn1", "Runde: 5", "Duelle", "H. Glück 19, 15", "FERTIG")
+        lines("Code: ABCD-1234", "Spiel: hn1", "Runde: 5", "Duelle", "H. Glück 19, 15")
     )
     assert envelope.code == "ABCD-1234"
+    assert envelope.code_line == 1
     assert envelope.game == "hn1"
-    assert envelope.phase == 5
     assert [(line.no, line.text) for line in envelope.lines] == [
+        (3, "Runde: 5"),  # a phase header is the game's to read
         (4, "Duelle"),
         (5, "H. Glück 19, 15"),
     ]
 
 
-def test_english_headers_and_commands():
-    envelope = read_envelope(lines("Game: [hn1]", "Round: 2", "HELP"))
-    assert (envelope.game, envelope.phase, envelope.command) == ("hn1", 2, "help")
+def test_english_game_line_and_code_without_colon():
+    envelope = read_envelope(lines("Game: [hn1]", "Code ABCD-1234", "HELP"))
+    assert (envelope.game, envelope.code) == ("hn1", "ABCD-1234")
+    assert [line.text for line in envelope.lines] == ["HELP"]
 
 
-def test_command_only_as_first_word():
-    assert read_envelope(lines("Zurückziehen")).command == "withdraw"
-    assert read_envelope(lines("Stand")).command == "status"
-    envelope = read_envelope(lines("Duelle", "Status"))
-    assert envelope.command is None
-    assert len(envelope.lines) == 2
+def test_numbered_headers_name_the_current_phase_or_another():
+    words = ("runde", "round")
+    assert numbered_header("Runde: 5", words, 5) is Header.CURRENT
+    assert numbered_header("Round 5 (spring)", words, 5) is Header.CURRENT
+    assert numbered_header("Runde = 4", words, 5) is Header.OTHER
 
 
-def test_round_words_without_a_number_reach_the_game():
-    envelope = read_envelope(lines("Runde: fünf", "Zug: Nord+, Ost+", "Zugabgabe: O+"))
-    assert envelope.phase is None
-    assert len(envelope.lines) == 3
+def test_round_words_without_a_number_are_order_lines():
+    words = ("runde", "round", "zug", "turn")
+    for text in ("Runde: fünf", "Zug: Nord+, Ost+", "Zugabgabe: O+"):
+        assert numbered_header(text, words, 5) is None
 
 
-def test_round_number_with_a_comment():
-    envelope = read_envelope(lines("Runde: 5 (Frühjahr)"))
-    assert envelope.phase == 5 and envelope.phase_text == "Runde: 5 (Frühjahr)"
-
-
-def test_code_and_round_without_colon():
-    envelope = read_envelope(lines("Code ABCD-1234", "Runde 5", "Game over?"))
-    assert envelope.code == "ABCD-1234"
-    assert envelope.phase == 5
-    assert [line.text for line in envelope.lines] == ["Game over?"]
+def test_commands_match_in_either_language_without_case_or_umlauts():
+    assert HELP.matches("hilfe") and HELP.matches("HELP")
+    assert STATUS.matches("Stand") and STATUS.matches("status")
+    assert WITHDRAW.matches("Zurückziehen") and WITHDRAW.matches("zurueckziehen")
+    assert not STATUS.matches("Duelle")

@@ -124,7 +124,7 @@ def test_an_engine_crash_shunts_the_mail_and_the_loop_goes_on(tmp_path, monkeypa
     h.run()
     original = guessgame.GuessGame.read_orders
 
-    def explode(self, lines, state, seat, lang):
+    def explode(self, lines, state, seat, lang, on_file=None):
         if seat == "anna-alt":
             raise RuntimeError("engine bug")
         return original(self, lines, state, seat, lang)

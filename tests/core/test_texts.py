@@ -1,12 +1,12 @@
 import pytest
 
 from gm_daemon.games.protocol import Problem, ProblemKind
-from gm_daemon.texts import LANGUAGES, phrases, problems_text, render
+from gm_daemon.texts import LANGUAGES, PHRASES, problems_text, render
 
 
-def test_every_language_has_the_same_phrases():
-    keys = {lang: set(phrases(lang)) for lang in LANGUAGES}
-    assert keys["de"] == keys["en"]
+def test_every_language_has_the_same_phrases_and_fields():
+    assert set(PHRASES.languages) == set(LANGUAGES)
+    assert PHRASES.check() == []
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -1,0 +1,282 @@
+"""The guards a mail passes before a game reads it, in the order intake runs them.
+
+Each guard looks at the mail (and what the guards before it learnt: the sender's seats, the
+game) and either lets it pass (None) or stops it with a ``Stop``: a summary for the log and
+the inbox table, and the answer to send, if any. Guards never send mail themselves and never
+change a game; adding a guard is adding an object to ``GUARDS``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import TYPE_CHECKING, Protocol
+
+from gm_daemon.commands import Answer, find
+from gm_daemon.games.protocol import Header
+from gm_daemon.games.text import fold
+from gm_daemon.store import PlayerRow
+from gm_daemon.texts import Text, phrase
+
+if TYPE_CHECKING:
+    from gm_daemon.envelope import Mail, Services
+
+_DONE_WORDS = {"fertig", "done"}
+
+
+@dataclass(frozen=True)
+class Stop:
+    summary: str
+    answer: Answer | None = None
+    to: PlayerRow | str | None = None  # None: the sender's seat in the game (or his address)
+
+
+class Guard(Protocol):
+    name: str
+
+    def check(self, mail: Mail, services: Services) -> Stop | None: ...
+
+
+class AutomatedMail:
+    """Auto-replies, bounces and list mail are never answered: two robots must not talk."""
+
+    name = "automated mail"
+
+    def check(self, mail: Mail, services: Services) -> Stop | None:
+        if mail.incoming.automated:
+            return Stop(f"ignored: automated ({mail.incoming.automated})")
+        return None
+
+
+class RateLimit:
+    """A sender beyond ``max_mails_per_hour`` gets no more answers this hour (a mail loop
+    or a flood must not make the daemon a mail cannon)."""
+
+    name = "rate limit"
+
+    def check(self, mail: Mail, services: Services) -> Stop | None:
+        hour_ago = services.clock() - timedelta(hours=1)
+        recent = services.recent_from(mail.incoming.sender, hour_ago, mail.row.id)
+        if recent > services.config.mail.max_mails_per_hour:
+            return Stop("ignored: rate limit")
+        return None
+
+
+class KnownSender:
+    """Only registered addresses play; a stranger is told so, in both languages."""
+
+    name = "sender"
+
+    def check(self, mail: Mail, services: Services) -> Stop | None:
+        mail.players = services.referee.seats_of(mail.incoming.sender)
+        if mail.players:
+            return None
+        parts = [
+            phrase(lang, "unknown_sender", sender=mail.incoming.sender) for lang in ("de", "en")
+        ]
+        subject = " / ".join(phrase(lang, "unknown_sender_subject") for lang in ("de", "en"))
+        text = Text(subject, "\n\n".join(parts) + "\n")
+        return Stop("unknown sender", Answer("unknown-sender", text), mail.incoming.sender)
+
+
+class OneGame:
+    """The game named in the subject or a ``Spiel:`` line, else the sender's only running
+    game; a player in several games who names none is asked which one."""
+
+    name = "game"
+
+    def check(self, mail: Mail, services: Services) -> Stop | None:
+        players, subject = mail.players, mail.incoming.subject
+        named = [p for p in players if _names_game(p.game_id, subject, mail.envelope.game)]
+        chosen = named[0] if len(named) == 1 else None
+        if chosen is None:
+            elsewhere = mail.envelope.game or _other_game_in_subject(services, players, subject)
+            if not named and elsewhere:  # a game of this GM, or none, but not the sender's
+                return self._ask(mail, services, "not_in_game", given=elsewhere)
+            running = [p for p in players if not services.referee.finished(p.game_id)]
+            candidates = named or running or players
+            if len(candidates) != 1:
+                return self._ask(mail, services, "which_game")
+            chosen = candidates[0]
+        loaded = services.referee.load(chosen.game_id)
+        if loaded is None:
+            return Stop("game left the config")
+        mail.game, mail.sender = loaded, loaded.player(chosen.seat)
+        return None
+
+    @staticmethod
+    def _ask(mail: Mail, services: Services, key: str, **values: str) -> Stop:
+        first = mail.players[0]
+        lang = services.config.game(first.game_id).language
+        games = ", ".join(f"[{p.game_id}]" for p in mail.players)
+        body = phrase(lang, key, games=games, example=first.game_id, **values)
+        text = services.mailer.notice_text(lang, first, "which_game_subject", body)
+        return Stop("which game?", Answer(key, text), first)
+
+
+class ReadBody:
+    """Takes the game's phase headers and a leading command word out of the order lines.
+    The engine says what its phase header looks like (``Phase: 1902 Bewegung``); the core
+    never interprets one. Never stops a mail."""
+
+    name = "phase header and command"
+
+    def check(self, mail: Mail, services: Services) -> Stop | None:
+        engine, state = mail.game.engine, mail.game.state
+        lines = []
+        for line in mail.envelope.lines:
+            header = engine.read_header(line.text, state)
+            if header is Header.OTHER:
+                mail.stale_header = line.text.strip()
+            if header is not None:
+                continue
+            word = fold(line.text.strip().rstrip(".!"))
+            if word in _DONE_WORDS:
+                continue
+            if not lines and mail.command is None:
+                first, _, args = line.text.strip().partition(" ")
+                command = find(mail.game, first.rstrip(".!:"))
+                if command is not None:
+                    mail.command, mail.args = command, args.strip()
+                    continue
+            lines.append(line)
+        mail.lines = lines
+        return None
+
+
+class PlayerCode:
+    """Every mail but HELP carries the player's code: letters and digits count, case and
+    punctuation do not ("HANS-5678.", "hans 5678" and a code in quotes match HANS-5678)."""
+
+    name = "player code"
+
+    def check(self, mail: Mail, services: Services) -> Stop | None:
+        if mail.command is not None and not mail.command.needs_code:
+            return None
+        if _code_ok(mail.sender, mail):
+            return None
+        envelope, lang = mail.envelope, mail.game.lang
+        if envelope.code is None:
+            body = phrase(lang, "bad_code")
+        else:
+            body = phrase(lang, "wrong_code", line=envelope.code_line, given=envelope.code)
+        purpose = "bad_code" if envelope.code is None else "wrong_code"
+        return Stop("bad code", Answer(purpose, services.notice(mail, "bad_code_subject", body)))
+
+
+class GameOpen:
+    """Orders only while the game runs, is not paused or waiting for the GM, and the player
+    may send orders in this phase."""
+
+    name = "game open"
+
+    def check(self, mail: Mail, services: Services) -> Stop | None:
+        if mail.command is not None and not mail.command.needs_open:
+            return None
+        loaded = mail.game
+        lang = loaded.lang
+        if loaded.row.waiting and not loaded.row.finished:
+            body = phrase(lang, "waiting", phase_label=loaded.label(), what=loaded.row.waiting)
+            return Stop(
+                "refused: waiting",
+                Answer("waiting", services.notice(mail, "waiting_subject", body)),
+            )
+        reason = _refusal(mail)
+        if reason is None:
+            return None
+        key = "game_over" if reason == "reason_finished" else "not_participant"
+        body = phrase(lang, key, phase_label=loaded.label(), reason=phrase(lang, reason))
+        answer = Answer(key, services.notice(mail, "not_participant_subject", body))
+        return Stop(f"refused: {reason}", answer)
+
+
+class CurrentPhase:
+    """A mail whose phase header names another phase is stale: nothing in it counts, and
+    orders already on file stay in force."""
+
+    name = "current phase"
+
+    def check(self, mail: Mail, services: Services) -> Stop | None:
+        if mail.stale_header is None or (mail.command and not mail.command.needs_open):
+            return None
+        loaded = mail.game
+        body = phrase(loaded.lang, "stale", given=mail.stale_header, phase_label=loaded.label())
+        return Stop("stale phase", Answer("stale", services.notice(mail, "stale_subject", body)))
+
+
+class SomethingToRead:
+    """A mail without a command and without order lines gets the order format back."""
+
+    name = "orders present"
+
+    def check(self, mail: Mail, services: Services) -> Stop | None:
+        if mail.command is not None or mail.lines:
+            return None
+        loaded, seat = mail.game, mail.sender.seat
+        body = (
+            phrase(loaded.lang, "empty")
+            + "\n\n"
+            + loaded.engine.help(loaded.state, seat, loaded.lang)
+        )
+        return Stop(
+            "no orders found", Answer("empty", services.notice(mail, "empty_subject", body))
+        )
+
+
+GUARDS: tuple[Guard, ...] = (
+    AutomatedMail(),
+    RateLimit(),
+    KnownSender(),
+    OneGame(),
+    ReadBody(),
+    PlayerCode(),
+    GameOpen(),
+    CurrentPhase(),
+    SomethingToRead(),
+)
+
+
+# --- helpers -------------------------------------------------------------------------------
+def _refusal(mail: Mail) -> str | None:
+    loaded = mail.game
+    if loaded.row.finished:
+        return "reason_finished"
+    if loaded.row.paused:
+        return "reason_paused"
+    if mail.sender.seat not in loaded.engine.participants(loaded.state):
+        return "reason_out"
+    return None
+
+
+def _code_ok(player: PlayerRow, mail: Mail) -> bool:
+    code = _letters_digits(player.code)
+    envelope = mail.envelope
+    if envelope.code is not None:
+        written = envelope.code.split()
+        return code in {_letters_digits(envelope.code), _letters_digits(written[0])}
+    return player.code.lower() in re.split(r"[^0-9a-z-]+", mail.incoming.subject.lower())
+
+
+def _letters_digits(text: str) -> str:
+    return "".join(c for c in text.lower() if c.isalnum())
+
+
+def _names_game(game_id: str, subject: str, named: str | None) -> bool:
+    if named is not None:
+        return named.lower() == game_id.lower()
+    tokens = re.split(r"[^0-9a-z_.-]+", subject.lower())
+    return game_id.lower() in tokens
+
+
+def _other_game_in_subject(
+    services: Services, players: list[PlayerRow], subject: str
+) -> str | None:
+    """A bracketed game id of this GM in the subject ("[hn2]") that is not the sender's."""
+    own = {p.game_id.lower() for p in players}
+    for token in re.findall(r"\[([^\]\s]+)\]", subject):
+        if token.lower() not in own and any(
+            g.id.lower() == token.lower() for g in services.config.games
+        ):
+            return token
+    return None

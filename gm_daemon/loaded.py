@@ -1,0 +1,73 @@
+"""A game as the daemon works with it: its stored row, config, engine, state and players,
+loaded once per mail and once per resolution; and the daemon's side of the protocol's
+optional hooks, which an engine may or may not have (found by name).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel
+
+from gm_daemon.config import GameConfig
+from gm_daemon.games.protocol import Game, GameCommand
+from gm_daemon.store import GameRow, PlayerRow
+
+AnyGame = Game[Any, Any, Any]
+
+
+@dataclass(frozen=True)
+class Loaded:
+    row: GameRow
+    config: GameConfig
+    engine: AnyGame
+    state: BaseModel
+    players: tuple[PlayerRow, ...]
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    @property
+    def lang(self) -> str:
+        return self.config.language
+
+    @property
+    def title(self) -> str:
+        return self.config.title or self.engine.title.get(self.lang, self.config.id)
+
+    def label(self) -> str:
+        return self.engine.phase_label(self.state, self.lang)
+
+    def game_name(self) -> str:
+        """ "Club round" (High Noon), or just "High Noon" when the game has no title."""
+        kind = self.engine.title.get(self.lang, self.row.kind)
+        return f'"{self.title}"' + (f" ({kind})" if self.title != kind else "")
+
+    def player(self, seat: str) -> PlayerRow:
+        return next(p for p in self.players if p.seat == seat)
+
+    def owed(self) -> set[str]:
+        return set() if self.row.finished else self.engine.owed(self.state)
+
+    def waiting_for(self) -> str | None:
+        return waiting_for(self.engine, self.state, self.lang)
+
+
+# --- optional hooks -------------------------------------------------------------------------
+def take_options(engine: AnyGame, state: BaseModel, options: BaseModel) -> BaseModel:
+    """The state holding the config's current options; the state itself for kinds that take
+    their options once, at start."""
+    hook = getattr(engine, "take_options", None)
+    return state if hook is None else hook(state, options)
+
+
+def waiting_for(engine: AnyGame, state: BaseModel, lang: str) -> str | None:
+    hook = getattr(engine, "waiting_for", None)
+    return None if hook is None else hook(state, lang)
+
+
+def game_commands(engine: AnyGame) -> Sequence[GameCommand[Any]]:
+    return tuple(getattr(engine, "commands", ()))

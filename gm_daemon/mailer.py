@@ -1,0 +1,220 @@
+"""The one place that turns what happened into outgoing mail.
+
+Intake's verdicts (replies, notices), the referee's results, welcomes and reminders, the GM's
+overrides and the notes to the human GM are all composed here and put into the outbox table
+inside the caller's transaction (the outbox pattern). Nothing here decides anything about a
+game; nothing elsewhere composes a mail.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from email.message import EmailMessage
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel
+
+from gm_daemon.config import Config
+from gm_daemon.games.protocol import Attachment, Report, Resolution
+from gm_daemon.mail.compose import compose, json_attachment, new_message_id
+from gm_daemon.rng import commitment
+from gm_daemon.store import PlayerRow, Store
+from gm_daemon.texts import Text, phrase, render
+
+if TYPE_CHECKING:
+    from gm_daemon.loaded import Loaded
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A short answer to one mail: "[game] subject", a greeting and ``body``."""
+
+    subject_key: str
+    body: str
+    purpose: str
+
+
+class Mailer:
+    def __init__(self, config: Config, store: Store, clock: Callable[[], datetime]):
+        self.config = config
+        self.store = store
+        self.clock = clock
+
+    # --- the one way into the outbox -----------------------------------------------------
+    def queue(
+        self,
+        loaded: Loaded | None,
+        purpose: str,
+        recipient: PlayerRow | str,
+        text: Text,
+        *,
+        in_reply_to: str | None = None,
+        attachments: Sequence[Attachment] = (),
+    ) -> EmailMessage:
+        """Compose a mail and put it into the outbox (inside the caller's transaction)."""
+        mail = self.config.mail
+        address = recipient.email if isinstance(recipient, PlayerRow) else recipient
+        seat = recipient.seat if isinstance(recipient, PlayerRow) else ""
+        game_id = loaded.row.id if loaded else None
+        phase = str(loaded.row.phase) if loaded else ""
+        message_id = new_message_id(mail.domain, game_id or "gm", purpose, seat, phase)
+        message = compose(
+            sender=mail.address,
+            sender_name=mail.name,
+            to=address,
+            subject=text.subject,
+            body=text.body,
+            message_id=message_id,
+            date=self.clock(),
+            game_id=game_id,
+            in_reply_to=in_reply_to,
+            attachments=attachments,
+        )
+        self.store.enqueue(game_id, purpose, address, message_id, bytes(message), self.clock())
+        return message
+
+    # --- short notices -------------------------------------------------------------------
+    @staticmethod
+    def notice_text(lang: str, player: PlayerRow, subject_key: str, body: str) -> Text:
+        """ "[game] subject", a greeting and ``body``."""
+        return render(
+            lang,
+            "notice",
+            game_id=player.game_id,
+            name=player.name,
+            subject=phrase(lang, subject_key),
+            text=body,
+        )
+
+    def notice(
+        self,
+        loaded: Loaded | None,
+        player: PlayerRow,
+        lang: str,
+        reply: Reply,
+        *,
+        in_reply_to: str | None = None,
+        attachments: Sequence[Attachment] = (),
+    ) -> None:
+        text = self.notice_text(lang, player, reply.subject_key, reply.body)
+        self.queue(
+            loaded,
+            reply.purpose,
+            player,
+            text,
+            in_reply_to=in_reply_to,
+            attachments=attachments,
+        )
+
+    def announce(self, loaded: Loaded, key: str, deadline: str) -> None:
+        """Tell every player of a game about a GM override, with the deadline now in force."""
+        body = phrase(loaded.lang, key, phase_label=loaded.label(), deadline=deadline)
+        for player in loaded.players:
+            self.notice(loaded, player, loaded.lang, Reply(f"{key}_subject", body, key))
+
+    def tell_gm(self, subject: str, body: str, attachments: Sequence[Attachment] = ()) -> None:
+        """A note to the human GM (``mail.gm_address``), inside the caller's transaction."""
+        address = self.config.mail.gm_address
+        if address:
+            text = Text(f"[gm-daemon] {subject}", body)
+            self.queue(None, "gm-notice", address, text, attachments=attachments)
+
+    # --- game mails ----------------------------------------------------------------------
+    def welcome(self, loaded: Loaded, player: PlayerRow, deadline: str, commands: str) -> None:
+        report = loaded.engine.welcome(loaded.state, player.seat, loaded.lang)
+        text = render(
+            loaded.lang,
+            "welcome",
+            game_id=loaded.row.id,
+            title=loaded.title,
+            game_name=loaded.game_name(),
+            name=player.name,
+            code=player.code,
+            email=player.email,
+            game_text=with_private(report, player.seat),
+            commands=commands,
+            phase_label=loaded.label(),
+            deadline=deadline,
+            commitment=commitment(loaded.row.seed),
+        )
+        self.queue(loaded, "welcome", player, text, attachments=attachments(report, player.seat))
+
+    def report_to_each(
+        self, loaded: Loaded, purpose: str, report_for: Callable[[PlayerRow], Report], key: str
+    ) -> None:
+        """A game's report (a new board, the state now) to every player, with his own part."""
+        for player in loaded.players:
+            report = report_for(player)
+            reply = Reply(f"{key}_subject", with_private(report, player.seat), purpose)
+            self.notice(
+                loaded, player, loaded.lang, reply, attachments=attachments(report, player.seat)
+            )
+
+    def reminder(self, loaded: Loaded, player: PlayerRow, deadline: str, nmr_rule: str) -> None:
+        text = render(
+            loaded.lang,
+            "reminder",
+            game_id=loaded.row.id,
+            name=player.name,
+            phase_label=loaded.label(),
+            deadline=deadline,
+            nmr_rule=nmr_rule,
+        )
+        self.queue(loaded, "reminder", player, text)
+
+    def results(
+        self,
+        before: Loaded,
+        after: Loaded,
+        resolution: Resolution[Any, Any],
+        defaults: Mapping[str, BaseModel],
+        closing: str,
+    ) -> None:
+        lang = before.lang
+        report = before.engine.report(before.state, resolution, lang)
+        nmr_text = self._nmr_text(before, defaults)
+        state_file = json_attachment(
+            f"{before.row.id}-{before.row.phase}.json",
+            {
+                "game": before.row.id,
+                "kind": before.row.kind,
+                "phase": after.row.phase,
+                "finished": resolution.finished,
+                "state": after.engine.public_state(after.state),
+            },
+        )
+        for player in after.players:
+            text = render(
+                lang,
+                "result",
+                game_id=before.row.id,
+                title=before.title,
+                phase_label=before.label(),
+                report=with_private(report, player.seat),
+                nmr=nmr_text,
+                next=closing,
+            )
+            files = [*attachments(report, player.seat), state_file]
+            self.queue(after, "result", player, text, attachments=files)
+
+    def _nmr_text(self, loaded: Loaded, defaults: Mapping[str, BaseModel]) -> str:
+        lang = loaded.lang
+        if not defaults:
+            return "\n" + phrase(lang, "nmr_none") + "\n"
+        names = {p.seat: p.name for p in loaded.players}
+        lines = ["", phrase(lang, "nmr_heading")]
+        for seat, orders in defaults.items():
+            described = loaded.engine.describe_orders(loaded.state, seat, orders, lang)
+            lines.append(f"- {names.get(seat, seat)}: " + described.strip().replace("\n", "\n  "))
+        return "\n".join(lines) + "\n"
+
+
+def with_private(report: Report, seat: str) -> str:
+    private = report.private.get(seat, "")
+    return report.public.rstrip() + ("\n\n" + private.rstrip() if private.strip() else "") + "\n"
+
+
+def attachments(report: Report, seat: str) -> list[Attachment]:
+    return [*report.attachments, *report.private_attachments.get(seat, [])]

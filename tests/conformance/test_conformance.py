@@ -1,0 +1,196 @@
+"""The protocol's contract (gm_daemon/games/protocol.py, points 1-7), checked for every
+registered kind and the core's test kinds by playing a game on the engine alone: every owed
+seat sends the example its help offers, phase after phase, until the game ends.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from pydantic import BaseModel
+
+from gm_daemon import games
+from gm_daemon.games.protocol import Game, Line, Report, Resolution, Seat
+from gm_daemon.rng import phase_rng
+from tests.conformance.profiles import PROFILES, Profile
+from tests.scenarios import load_scenarios, uncovered
+
+TEST_KINDS = {"guess": "tests.core.guessgame:GAME", "hooks": "tests.core.hookgame:GAME"}
+SEED = "conformance-seed"
+NAMES = ["Anna Alt", "Bert Bär", "Carla Cruz", "Dora Dietz", "Emil Ernst", "Fritz Fuchs"]
+
+
+@pytest.fixture(autouse=True)
+def test_kinds(monkeypatch):
+    for kind, target in TEST_KINDS.items():
+        monkeypatch.setitem(games._KINDS, kind, target)
+
+
+KINDS = sorted([*games.available_kinds(), *TEST_KINDS])
+
+
+def profile(kind: str) -> Profile:
+    assert kind in PROFILES, f"kind {kind!r} has no conformance profile (tests/conformance)"
+    return PROFILES[kind]
+
+
+@dataclass
+class Step:
+    """One phase of the played game: the state before, the orders, the resolution."""
+
+    state: BaseModel
+    orders: dict[str, BaseModel]
+    defaulted: frozenset[str]
+    resolution: Resolution[Any, Any]
+
+
+def lines(text: str) -> list[Line]:
+    return [Line(no, t) for no, t in enumerate(text.splitlines(), start=1) if t.strip()]
+
+
+def start(kind: str) -> tuple[Game[Any, Any, Any], BaseModel, list[Seat]]:
+    engine = games.find_game(kind)
+    prof = profile(kind)
+    seats = [Seat(f"s{i}", NAMES[i]) for i in range(prof.players)]
+    options = engine.Options.model_validate(prof.options)
+    state = engine.start(options, seats, phase_rng(SEED, 0, "start"))
+    hook = getattr(engine, "take_options", None)
+    return engine, (hook(state, options) if hook else state), seats
+
+
+def play(kind: str) -> Iterator[Step]:
+    """The game played by its own examples; NMR (default orders) for a seat whose example
+    is empty."""
+    engine, state, _ = start(kind)
+    for _ in range(profile(kind).max_phases):
+        owed = engine.owed(state)
+        if not owed:
+            return
+        orders: dict[str, BaseModel] = {}
+        for seat in sorted(owed):
+            example = engine.example(state, seat, "de")
+            if example:
+                orders[seat] = engine.read_orders(lines(example), state, seat, "de").orders
+        defaulted = frozenset(owed - orders.keys())
+        orders |= {seat: engine.default_orders(state, seat) for seat in defaulted}
+        number = engine.phase_number(state)
+        resolution = engine.resolve(state, orders, phase_rng(SEED, number), defaulted)
+        yield Step(state, orders, defaulted, resolution)
+        if resolution.finished:
+            return
+        state = resolution.state
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_phase_numbers_start_at_one_and_increase(kind: str) -> None:
+    engine, state, _ = start(kind)
+    assert engine.phase_number(state) == 1
+    steps = list(play(kind))
+    assert steps, "the game has no phase to play"
+    numbers = [engine.phase_number(s.state) for s in steps]
+    assert numbers == sorted(set(numbers)), numbers
+    last = steps[-1].resolution
+    assert last.finished or engine.phase_number(last.state) > numbers[-1]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_owed_is_never_empty_while_running_and_within_participants(kind: str) -> None:
+    engine = games.find_game(kind)
+    for step in play(kind):
+        owed = engine.owed(step.state)
+        assert owed and owed <= engine.participants(step.state)
+        assert engine.phase_type(step.state) in engine.phase_types
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_state_and_orders_survive_json(kind: str) -> None:
+    engine = games.find_game(kind)
+    for step in play(kind):
+        for model in (step.state, step.resolution.state):
+            again = type(model).model_validate(
+                json.loads(json.dumps(model.model_dump(mode="json")))
+            )
+            assert again == model
+        for orders in step.orders.values():
+            again = engine.Orders.model_validate(
+                json.loads(json.dumps(orders.model_dump(mode="json")))
+            )
+            assert again == orders
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_resolution_is_reproducible_from_seed_and_phase(kind: str) -> None:
+    engine = games.find_game(kind)
+    for step in play(kind):
+        number = engine.phase_number(step.state)
+        again = engine.resolve(step.state, step.orders, phase_rng(SEED, number), step.defaulted)
+        assert again.state == step.resolution.state
+        assert again.events == step.resolution.events
+        assert again.ranking == step.resolution.ranking
+
+
+def _assert_private(report: Report, seats: list[Seat], public_state: str) -> None:
+    for seat, text in report.private.items():
+        secret = text.strip()
+        if not secret:
+            continue
+        assert secret not in report.public, f"{seat}'s private part is in the public text"
+        assert secret not in public_state, f"{seat}'s private part is in public_state"
+        for other in seats:
+            if other.id != seat:
+                assert secret not in report.private.get(other.id, ""), f"{seat} → {other.id}"
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_private_parts_reach_their_seat_only(kind: str) -> None:
+    engine, state, seats = start(kind)
+    public = json.dumps(engine.public_state(state), ensure_ascii=False)
+    for seat in seats:
+        secret = engine.welcome(state, seat.id, "de").private.get(seat.id, "").strip()
+        assert not secret or secret not in public
+    welcome = {s.id: engine.welcome(state, s.id, "de") for s in seats}
+    for seat in seats:
+        mine = welcome[seat.id].private.get(seat.id, "").strip()
+        for other in seats:
+            if mine and other.id != seat.id:
+                theirs = welcome[other.id]
+                assert mine not in theirs.public + theirs.private.get(other.id, "")
+    for step in play(kind):
+        for lang in ("de", "en"):
+            report = engine.report(step.state, step.resolution, lang)
+            state_json = json.dumps(engine.public_state(step.resolution.state), ensure_ascii=False)
+            _assert_private(report, seats, state_json)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_help_and_welcome_examples_are_accepted_for_their_seat(kind: str) -> None:
+    engine, state, seats = start(kind)
+    for lang in ("de", "en"):
+        for seat in seats:
+            example = engine.example(state, seat.id, lang)
+            assert example, f"no example for {seat.id}"
+            engine.read_orders(lines(example), state, seat.id, lang)
+            welcome = engine.welcome(state, seat.id, lang)
+            assert example in welcome.public + welcome.private.get(seat.id, "")
+            assert example in engine.help(state, seat.id, lang)
+    for step in play(kind):
+        for seat in sorted(engine.participants(step.state)):
+            example = engine.example(step.state, seat, "en")
+            if example:
+                engine.read_orders(lines(example), step.state, seat, "en")
+                assert example in engine.help(step.state, seat, "en")
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_every_rule_of_the_spec_has_a_scenario(kind: str) -> None:
+    prof = profile(kind)
+    scenarios = [s for folder in prof.scenarios for s in load_scenarios(folder)]
+    assert uncovered(prof.rules, scenarios) == []
+
+
+def test_every_registered_kind_has_a_profile() -> None:
+    assert sorted(set(games.available_kinds()) - PROFILES.keys()) == []
