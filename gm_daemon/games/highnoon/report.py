@@ -201,7 +201,9 @@ def status_text(state: State, seat: str, lang: str) -> str:
 
 
 def welcome_report(state: State, seat: str, lang: str) -> Report:
-    """Rules in brief, the order format, round 1's pairings; own D/L/P privately."""
+    """Rules in brief, the order format with the seat's example, round 1's pairings and his
+    own D/L/P. Nothing of it is secret (the pairings and counters are published), so it is
+    all public: two seats with the same opponents get the same own line."""
     public = "\n\n".join(
         [
             rules_summary(state.options, lang),
@@ -218,4 +220,4 @@ def welcome_report(state: State, seat: str, lang: str) -> Report:
         cartridges=player.cartridges,
         names=_names(state, state.opponents(seat)),
     )
-    return Report(public=public + "\n", private={seat: own + "\n"})
+    return Report(public=public + "\n\n" + own + "\n")
