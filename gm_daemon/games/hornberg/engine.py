@@ -24,7 +24,7 @@ from gm_daemon.games.hornberg.report import (
     variant_name,
 )
 from gm_daemon.games.hornberg.resolve import resolve
-from gm_daemon.games.hornberg.texts import pick
+from gm_daemon.games.hornberg.texts import say
 from gm_daemon.games.kit.headers import numbered_header
 from gm_daemon.games.protocol import (
     Accepted,
@@ -79,8 +79,8 @@ class Hornberg:
 
     def phase_label(self, state: State, lang: Lang) -> str:
         if state.finished or state.to_move is None:
-            return pick(lang, f"Zug {state.turn} (Spielende)", f"Turn {state.turn} (game over)")
-        return pick(lang, "Zug", "Turn") + f" {state.turn} ({state.name(state.to_move)})"
+            return say(lang, "turn_game_over", turn=state.turn)
+        return say(lang, "turn") + f" {state.turn} ({state.name(state.to_move)})"
 
     def read_header(self, text: str, state: State) -> Header | None:
         return numbered_header(text, ("Zug", "Turn"), state.turn)
@@ -171,13 +171,13 @@ class Hornberg:
         lines = [hand_text(state, seat, lang), *turn_notice(state, seat, lang)]
         example = example_orders(state, seat, lang)
         if seat != state.to_move and example:  # on turn, the turn notice shows it already
-            lines += ["", pick(lang, "Ein PLAN wäre etwa:", "A PLAN could be:"), "  " + example]
+            lines += ["", say(lang, "a_plan_could_be"), "  " + example]
         return "\n".join(lines) + "\n"
 
 
 def _seating(state: State, lang: str) -> str:
     names = " → ".join(s.name for s in state.seats)
-    return pick(lang, "Sitzordnung: ", "Seating: ") + names
+    return say(lang, "seating") + names
 
 
 def _picture(state: State) -> Attachment:
