@@ -49,6 +49,7 @@ PROFILES: dict[str, Profile] = {
         scenarios=(TESTS / "hexenhalma" / "scenarios",),
     ),
     "hornberg": Profile(
+        options={"variant": "kq"},
         rules=_ids("HB", 7) + _ids("DD", 11) + _ids("KQ", 11) + _ids("TC-HB", 10),
         scenarios=(TESTS / "hornberg" / "scenarios",),
         max_phases=40,
