@@ -15,6 +15,7 @@ EGON_FROM = "=?utf-8?q?Egon_M=C3=BCller?= <egon@example.org>"
 ORDERS = "Code: EGON-1234\nDuelle\nA. Langsam 19, 15\nV. Pech 4, 1\nHerausforderungen\nH. Glück\n"
 ORDER_LINES = ORDERS.splitlines()
 SIGNATURE = "-- \nEgon Müller\nTel. 0711 1234567\n"
+PLACEHOLDER_ID = "<corpus@example.org>"  # make_corpus gives each mail its own
 
 
 @dataclass
@@ -38,7 +39,7 @@ def head(
     subject: str = "[hn1] Befehle Runde 3",
     sender: str = EGON_FROM,
     extra: str = "",
-    msgid: str = "<corpus@example.org>",
+    msgid: str = PLACEHOLDER_ID,
 ) -> str:
     """The header block most clients write; ``extra`` lines go last (before the MIME ones)."""
     lines = [
@@ -79,7 +80,8 @@ def attachment(ctype: str, filename: str, data: bytes, cte: str = "base64") -> b
 
 def multipart(subtype: str, *parts: bytes, boundary: str = "b1", params: str = "") -> bytes:
     header = f'Content-Type: multipart/{subtype}; boundary="{boundary}"{params}\n\n'
-    body = b"".join(b"--" + boundary.encode() + b"\n" + p.rstrip(b"\n") + b"\n" for p in parts)
+    lines = (p if p.endswith(b"\n") else p + b"\n" for p in parts)
+    body = b"".join(b"--" + boundary.encode() + b"\n" + p for p in lines)
     preamble = b"This is a multi-part message in MIME format.\n"
     return header.encode() + preamble + body + b"--" + boundary.encode() + b"--\n"
 

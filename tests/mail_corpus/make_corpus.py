@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from tests.mail_corpus import families_a, families_b
-from tests.mail_corpus.build import Case
+from tests.mail_corpus.build import PLACEHOLDER_ID, Case
 
 HERE = Path(__file__).parent
 
@@ -34,8 +34,11 @@ HEADER = """\
 
 
 def all_cases() -> Iterator[Case]:
-    yield from families_a.cases()
-    yield from families_b.cases()
+    """Every case, each with a Message-ID of its own (head() writes a placeholder)."""
+    for case in (*families_a.cases(), *families_b.cases()):
+        own_id = f"<{case.name}@corpus.example>".encode()
+        case.raw = case.raw.replace(PLACEHOLDER_ID.encode(), own_id, 1)
+        yield case
 
 
 def toml_entry(case: Case) -> str:
