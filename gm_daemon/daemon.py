@@ -116,6 +116,7 @@ class Daemon:
         self.outbox = OutboxSender(self.store, self.sender, self.config.mail.address, clock)
         self.should_exit = False
         self.cycles = 0  # passes of the loop, for tests that prove an idle daemon stays idle
+        self._version = 0
         self._reload_requested = False
         self._wake: asyncio.Event | None = None
 
@@ -124,6 +125,7 @@ class Daemon:
         """Everything that is due now: new mail in, deadlines, mail out. A mailbox outage
         must not hold up deadlines or the outbox, so fetching fails on its own."""
         self.cycles += 1
+        self._version = self.store.data_version()  # a commit by the CLI from now on wakes us
         try:
             await self.fetch_mail()
         except Exception as exc:
@@ -218,10 +220,10 @@ class Daemon:
         self._wake.clear()
 
     async def _database_changed(self, every: float = 0.25) -> None:
-        """Return when another process has committed to the database. SQLite's
-        ``data_version`` is a cheap counter read; a cycle runs only when it moved."""
-        seen = self.store.data_version()
-        while self.store.data_version() == seen:
+        """Return when another process has committed to the database since the last cycle
+        began. SQLite's ``data_version`` is a cheap counter read; a cycle runs only when it
+        moved."""
+        while self.store.data_version() == self._version:
             await asyncio.sleep(every)
 
     def request_exit(self) -> None:

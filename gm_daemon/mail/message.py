@@ -56,9 +56,9 @@ class Incoming:
 # maybe ten. Far deeper structures exist only to exhaust a parser.
 MAX_DEPTH = 32
 MAX_PARTS = 1000
-# Rendering HTML costs about half a second per megabyte; orders stand at the top of a mail,
-# and a megabyte of HTML is already a long Outlook thread.
-MAX_HTML = 1_000_000
+# Rendering HTML costs up to a second per megabyte (per tag, really); orders stand at the top
+# of a mail, and 300 kB of HTML is already a long Outlook thread.
+MAX_HTML = 300_000
 # The parser's cost grows with the square of nested boundaries (each line is checked against
 # every open one), so a mail declaring hundreds is refused before it is parsed.
 MAX_BOUNDARIES = 200
@@ -377,9 +377,7 @@ def body_text(msg: Message) -> str:
     for part in _leaf_parts(msg):
         if _is_attachment(part):
             continue
-        ctype = part.get_content_type()
-        kind = ctype if ctype in ("text/plain", "text/html") else part.get_content_maintype()
-        found.setdefault(kind, part)
+        found.setdefault(_kind(part), part)
     if "text/plain" in found:
         plain = _plain_text(found["text/plain"])
         if plain.strip() or "text/html" not in found:  # some apps send a blank plain part
@@ -389,6 +387,16 @@ def body_text(msg: Message) -> str:
     if "text" in found:  # text/enriched, text/markdown …: better raw than nothing
         return _plain_text(found["text"])
     return ""
+
+
+def _kind(part: Message) -> str:
+    """text/plain, text/html, or the main type; a multipart that has no parts (its boundary
+    missing or never used) is whatever text the sender wrote, so it counts as plain."""
+    ctype = part.get_content_type()
+    if ctype in ("text/plain", "text/html"):
+        return ctype
+    main = part.get_content_maintype()
+    return "text/plain" if main == "multipart" else main
 
 
 def _leaf_parts(msg: Message) -> Iterator[Message]:
@@ -478,15 +486,26 @@ def _plain_text(part: Message) -> str:
 
 
 def _decoded_payload(part: Message) -> str:
-    """Transfer-decoded (quoted-printable, base64) and charset-decoded payload text."""
+    """Transfer-decoded (quoted-printable, base64) and charset-decoded payload text. A part
+    labelled base64 whose text is plainly not base64 (a script that set the header and then
+    wrote the text as it was) is read as it stands rather than decoded into garbage."""
     try:
-        raw = part.get_payload(decode=True)
+        raw = None if _not_base64(part) else part.get_payload(decode=True)
     except Exception:  # the email package's decoders are lenient; this is a last guard
         raw = None
     if not isinstance(raw, bytes):
         payload = part.get_payload()
         raw = payload.encode("utf-8", "surrogateescape") if isinstance(payload, str) else b""
     return decode_bytes(raw, part.get_content_charset() or "us-ascii")
+
+
+_NOT_BASE64 = re.compile(r"[^A-Za-z0-9+/=\s]|\S[ \t]+\S")
+
+
+def _not_base64(part: Message) -> bool:
+    cte = str(part.get("content-transfer-encoding", "")).strip().lower()
+    payload = part.get_payload()
+    return cte == "base64" and isinstance(payload, str) and bool(_NOT_BASE64.search(payload[:4096]))
 
 
 _CHARSET_ALIASES = {
@@ -532,13 +551,11 @@ def decode_bytes(raw: bytes, charset: str) -> str:
     return raw.decode("latin-1")
 
 
-_SPACES = str.maketrans(
-    {
-        **{c: " " for c in "\u00a0\u202f\u2007"},
-        # zero-width and direction marks that clients and phones slip into text
-        **{c: "" for c in "\ufeff\u200b\u200c\u2060\u00ad\u200e\u200f"},
-    }
-)
+# Regular expressions rather than str.translate: translate walks a 10 MB text character by
+# character in Python-level lookups (half a second), a regex skips to the rare matches.
+_SPACES = re.compile("[\u00a0\u202f\u2007]")
+# zero-width and direction marks that clients and phones slip into text
+_INVISIBLE = re.compile("[\ufeff\u200b\u200c\u2060\u00ad\u200e\u200f]")
 # Emoji (pictographs, flags, skin tones, ✌ ☺ ✔) and their joiners: a phone adds them to an
 # order line ("Pech 3 2 1 🔫"), and no game reads them. Card suits (♠♥♦♣) and the dingbat
 # arrows (➔) stay: a game may read those.
@@ -550,7 +567,8 @@ _EMOJI = re.compile(
 def _tidy(text: str) -> str:
     """Unify line ends, spaces and Unicode forms so later steps see one form: a Mac may send
     "ü" as "u" + combining diaeresis (NFD), which must read as the same name."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n").translate(_SPACES)
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = _INVISIBLE.sub("", _SPACES.sub(" ", text))
     return unicodedata.normalize("NFC", _EMOJI.sub("", text))
 
 
@@ -585,6 +603,8 @@ _BLOCK_TAGS = frozenset({
     "tbody", "thead", "tfoot", "tr", "ul",
 })
 # fmt: on
+_WHITESPACE = re.compile(r"\s+")
+_SPACE_RUN = re.compile(r" {2,}")
 _SKIP_TAGS = frozenset({"script", "style", "head", "title", "template"})
 
 
@@ -636,13 +656,13 @@ class _HtmlText(HTMLParser):
                 self._flush(keep_empty=True)
                 self._line.append(piece)
         else:
-            self._line.append(re.sub(r"\s+", " ", data))
+            self._line.append(_WHITESPACE.sub(" ", data))
 
     def _flush(self, *, keep_empty: bool = False) -> None:
         content = "".join(self._line)
         self._line = []
         if not self._pre:
-            content = re.sub(r" {2,}", " ", content).strip()
+            content = _SPACE_RUN.sub(" ", content).strip()
         if content or keep_empty:
             prefix = "> " * self._depth
             self.lines.append((prefix + content).rstrip() if content else prefix.rstrip())

@@ -23,6 +23,10 @@ class Profile:
     max_phases: int = 60  # enough to see a game end, or at least many phases of it
 
 
+def _board(name: str) -> str:
+    return (TESTS.parent / "config" / "boards" / f"{name}.txt").read_text(encoding="utf-8")
+
+
 def _ids(prefix: str, last: int) -> tuple[str, ...]:
     return tuple(f"{prefix}-{n}" for n in range(1, last + 1))
 
@@ -39,7 +43,13 @@ PROFILES: dict[str, Profile] = {
         rules=_ids("PT", 20),
         scenarios=(TESTS / "primtraktor" / "scenarios",),
     ),
+    "hexenhalma": Profile(
+        options={"boards": [_board("turm"), _board("kreuz")]},
+        rules=_ids("HH", 16) + _ids("TC-HH", 6),
+        scenarios=(TESTS / "hexenhalma" / "scenarios",),
+    ),
     "hornberg": Profile(
+        options={"variant": "kq"},
         rules=_ids("HB", 7) + _ids("DD", 11) + _ids("KQ", 11) + _ids("TC-HB", 10),
         scenarios=(TESTS / "hornberg" / "scenarios",),
         max_phases=40,

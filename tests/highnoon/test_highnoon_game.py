@@ -15,7 +15,7 @@ from gm_daemon.games.highnoon.dice import RngDice, ScriptedDice
 from gm_daemon.games.highnoon.duel import fight, hit_chance
 from gm_daemon.games.highnoon.model import Options, Orders, State
 from gm_daemon.games.highnoon.pairings import cycle_pairings, duel_counts
-from gm_daemon.games.protocol import Line, Resolution, Seat
+from gm_daemon.games.protocol import Header, Line, Resolution, Seat
 from gm_daemon.rng import phase_rng
 
 from .support import build_state, load_json, random_orders
@@ -31,7 +31,7 @@ def _play(seed: str, seats: list[Seat], options: Options, max_rounds: int = 60) 
     players_rng = random.Random(seed)
     while not state.finished and len(history) <= max_rounds:
         orders = {seat: random_orders(state, seat, players_rng) for seat in GAME.owed(state)}
-        state = GAME.resolve(state, orders, phase_rng(seed, state.round)).state
+        state = GAME.resolve(state, orders, phase_rng(seed, state.round), frozenset()).state
         history.append(state)
     return history
 
@@ -79,7 +79,7 @@ def test_state_survives_json() -> None:
 
 def test_every_roll_is_in_the_events() -> None:
     state = build_state(load_json("scenarios/tc-hn-1-worked-example.json"))
-    resolution = GAME.resolve(state, {}, random.Random(5))
+    resolution = GAME.resolve(state, {}, random.Random(5), frozenset(GAME.owed(state)))
     json.dumps(resolution.events)  # the game log stores them as JSON
     duels = [event for event in resolution.events if event["event"] == "duel"]
     assert len(duels) == len(state.pairings)
@@ -89,7 +89,7 @@ def test_every_roll_is_in_the_events() -> None:
 
 def test_a_finished_resolution_carries_the_ranking() -> None:
     state = build_state(load_json("scenarios/a-13-all-eliminated.json"))
-    resolution = GAME.resolve(state, {}, random.Random(2))
+    resolution = GAME.resolve(state, {}, random.Random(2), frozenset(GAME.owed(state)))
     assert resolution.finished
     assert resolution.ranking == resolution.state.ranking == [["A"], ["B"], ["C"]]
     assert resolution.events[-1] == {"event": "game_over", "ranking": resolution.ranking}
@@ -174,8 +174,8 @@ def test_the_same_seed_gives_the_same_game() -> None:
 def test_resolving_a_round_twice_gives_the_same_result() -> None:
     state = _play("twice", SEATS, Options())[2]
     orders = {seat: random_orders(state, seat, random.Random(seat)) for seat in GAME.owed(state)}
-    first = GAME.resolve(state, orders, phase_rng("twice", state.round))
-    again = GAME.resolve(state, orders, phase_rng("twice", state.round))
+    first = GAME.resolve(state, orders, phase_rng("twice", state.round), frozenset())
+    again = GAME.resolve(state, orders, phase_rng("twice", state.round), frozenset())
     assert first.state == again.state and first.events == again.events
 
 
@@ -187,3 +187,42 @@ def test_report_renders_in_both_languages_for_a_whole_game() -> None:
             report = GAME.report(before, Resolution(state=after), lang)
             assert report.public.strip()
             assert "D=" in report.public
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_example_is_accepted_for_every_seat_of_a_whole_game(lang: str) -> None:
+    """Protocol rule 6: what help and welcome quote is the seat's own, and it reads."""
+    for state in _play("example", SEATS, Options())[:-1]:
+        for seat in GAME.owed(state):
+            example = GAME.example(state, seat, lang)
+            lines = [Line(no, text) for no, text in enumerate(example.splitlines(), 1)]
+            accepted = GAME.read_orders(lines, state, seat, lang)
+            assert accepted.warnings == [], example
+            assert set(accepted.orders.shots) == set(state.opponents(seat))
+            assert example in GAME.help(state, seat, lang)
+    first = GAME.start(Options(), SEATS, random.Random(4))
+    assert GAME.example(first, "p0", lang) in GAME.welcome(first, "p0", lang).public
+
+
+def test_an_eliminated_seat_has_no_example_and_help_shows_the_sample() -> None:
+    state = build_state(load_json("scenarios/tc-hn-3-challenges.json"))
+    state = GAME.resolve(state, {}, random.Random(1), frozenset(GAME.owed(state))).state
+    out = next(p.id for p in state.players if not p.active)
+    assert GAME.example(state, out, "de") == ""
+    assert "H. Glück: 19, 15, 8, 4" in GAME.help(state, out, "de")
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("Runde: 3", Header.CURRENT),
+        ("round 3", Header.CURRENT),
+        ("Runde 4", Header.OTHER),
+        ("Runde: drei", None),
+        ("H. Glück: 19, 15", None),
+    ],
+)
+def test_the_round_header(line: str, expected: Header | None) -> None:
+    state = build_state(load_json("scenarios/tc-hn-1-worked-example.json"))
+    state.round = 3
+    assert GAME.read_header(line, state) == expected

@@ -61,7 +61,7 @@ def _report(scenario: str, lang: str) -> str:
 
 def _status(scenario: str, seat: str, lang: str, after: bool) -> str:
     before, later = _played(scenario)
-    return GAME.status(later if after else before, seat, lang)
+    return GAME.status(later if after else before, seat, lang).public
 
 
 RENDERINGS: dict[str, Callable[[str], str]] = {
@@ -69,7 +69,7 @@ RENDERINGS: dict[str, Callable[[str], str]] = {
     "report-tc-hn-2-final": lambda lang: _report("tc-hn-2-penalty-elimination-end", lang),
     "report-tc-hn-3-eliminated": lambda lang: _report("tc-hn-3-challenges", lang),
     "welcome": lambda lang: _with_private(GAME.welcome(_first_round(), "anna", lang)),
-    "help": lambda lang: GAME.help(lang),
+    "help": lambda lang: GAME.help(_first_round(), "anna", lang),
     "status-tc-hn-1": lambda lang: _status("tc-hn-1-worked-example", "e-mueller", lang, False),
     "status-final": lambda lang: _status("tc-hn-2-penalty-elimination-end", "B", lang, True),
     "status-eliminated": lambda lang: _status("tc-hn-3-challenges", "D", lang, True),

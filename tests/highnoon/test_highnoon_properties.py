@@ -88,9 +88,11 @@ def _play(game: dict) -> None:
                 planned = random_orders(state, seat, players_rng)
                 lang = players_rng.choice(["de", "en"])
                 orders[seat] = _echo_read_back(state, seat, planned, lang)
-        after = GAME.resolve(state, orders, phase_rng(seed, state.round)).state
+        defaulted = frozenset(GAME.owed(state) - orders.keys())
+        orders |= {seat: GAME.default_orders(state, seat) for seat in defaulted}
+        after = GAME.resolve(state, orders, phase_rng(seed, state.round), defaulted).state
         assert after.last_round is not None and after.last_round.invalid_orders == []
-        again = GAME.resolve(state, orders, phase_rng(seed, state.round)).state
+        again = GAME.resolve(state, orders, phase_rng(seed, state.round), defaulted).state
         assert after == again, "resolve is deterministic"
         _check_invariants(state, after)
         for lang in ("de", "en"):

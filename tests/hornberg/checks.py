@@ -193,7 +193,7 @@ def _out(out: Outcome, names: list[str]) -> None:
 
 @check("revealed")
 def _revealed(out: Outcome, hands: dict[str, str]) -> None:
-    shown = {e["seat"]: e["hand"] for e in out.events if e["type"] == "out"}
+    shown = {e["seat"]: e["hand"] for e in out.events if e["event"] == "out"}
     for name, text in hands.items():
         assert sorted(shown[seat_id(name)]) == sorted(text.split())
 
@@ -217,18 +217,18 @@ def _pile_size(out: Outcome, size: int) -> None:
 
 @check("played")
 def _played(out: Outcome, texts: list[str]) -> None:
-    plays = [e for e in out.events if e["type"] == "play"]
+    plays = [e for e in out.events if e["event"] == "play"]
     assert [played_text(out.after, e, out.lang) for e in plays] == texts
 
 
 @check("how")
 def _how(out: Outcome, how: str) -> None:
-    assert [e["how"] for e in out.events if e["type"] == "play"][:1] == [how]
+    assert [e["how"] for e in out.events if e["event"] == "play"][:1] == [how]
 
 
 @check("events")
 def _events(out: Outcome, kinds: list[str]) -> None:
-    assert [e["type"] for e in out.events] == kinds
+    assert [e["event"] for e in out.events] == kinds
 
 
 @check("turn")
@@ -239,7 +239,7 @@ def _turn(out: Outcome, number: int) -> None:
 # --- round and game end -------------------------------------------------------------------
 @check("round_ended")
 def _round_ended(out: Outcome, reason: str) -> None:
-    ends = [e for e in out.events if e["type"] == "round_end"]
+    ends = [e for e in out.events if e["event"] == "round_end"]
     assert ends and ends[-1]["reason"] == reason, out.events
 
 

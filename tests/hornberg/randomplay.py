@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from gm_daemon.games.hornberg import GAME, cards, kq, rules
 from gm_daemon.games.hornberg.describe import move_text
-from gm_daemon.games.hornberg.flow import neighbour
+from gm_daemon.games.hornberg.flow import lasting
 from gm_daemon.games.hornberg.model import State
 from gm_daemon.games.hornberg.options import Options
 from gm_daemon.games.hornberg.play import Move, Orders
@@ -117,14 +117,6 @@ def _check_kq(state: State) -> None:
     assert kq.duke_sum(state.table) < state.options.kq_end_duke_sum
 
 
-def stable(state: State, move: Move) -> Move:
-    """A plan may not use cells: a K&Q cannon is placed next to a neighbour instead."""
-    if move.cell is None or not state.table.cells:
-        return move
-    toward, anchor = neighbour(state, move.cell)  # type: ignore[misc]
-    return Move(card=move.card, toward=toward, anchor=anchor)
-
-
 def a_plan(state: State, rng: random.Random) -> tuple[str, Orders] | None:
     """The next player plans one or two of the plays he could make now."""
     assert state.to_move is not None
@@ -132,7 +124,7 @@ def a_plan(state: State, rng: random.Random) -> tuple[str, Orders] | None:
     moves = rules.legal_moves(state, seat) if seat not in state.out else []
     if seat == state.to_move or not moves:
         return None
-    chosen = [stable(state, m) for m in rng.sample(moves, min(2, len(moves)))]
+    chosen = [lasting(state, m) for m in rng.sample(moves, min(2, len(moves)))]
     return seat, Orders(moves=chosen, plan=rng.choice(["once", "standing"]))
 
 
@@ -149,8 +141,10 @@ def play_game(variant: str, players: int, seed: int, **options: object) -> tuple
         if planned:
             plans[planned[0]] = planned[1]
         before_turn = state.turn
+        nmr_before = stats.nmr
         orders = {**plans, seat: orders_for(state, seat, rng, stats)}
-        resolution = GAME.resolve(state, orders, rng)
+        defaulted = frozenset({seat} if nmr_before < stats.nmr else set())
+        resolution = GAME.resolve(state, orders, rng, defaulted)
         state = resolution.state
         assert state.turn > before_turn and resolution.finished == state.finished
         assert state.to_move not in resolution.carried

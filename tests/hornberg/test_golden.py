@@ -88,7 +88,8 @@ def test_welcome(variant: str, lang: str) -> None:
 def test_status_of_the_abb5_position(lang: str) -> None:
     path = SCENARIO_DIR / "tc-hb-05a-kq-duke-zeile.toml"
     state = build(tomllib.loads(path.read_text(encoding="utf-8"))["position"])
-    texts = [GAME.status(state, seat, lang) for seat in ("bert", "carla")]
+    statuses = {seat: GAME.status(state, seat, lang) for seat in ("bert", "carla")}
+    texts = [s.public + "\n" + s.private.get(seat, "") for seat, s in statuses.items()]
     compare(f"status-abb5-{lang}", "\n=== other seat ===\n".join(texts))
 
 

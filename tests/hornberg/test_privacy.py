@@ -52,7 +52,10 @@ def test_reports_of_a_whole_game_keep_hands_private(variant: str) -> None:
     while not state.finished:
         seat = state.to_move
         assert seat is not None
-        resolution = GAME.resolve(state, {seat: orders_for(state, seat, rng, stats)}, rng)
+        nmr_before = stats.nmr
+        orders = {seat: orders_for(state, seat, rng, stats)}
+        defaulted = frozenset({seat} if stats.nmr > nmr_before else set())
+        resolution = GAME.resolve(state, orders, rng, defaulted)
         lang = "de" if state.turn % 2 else "en"
         report = GAME.report(state, resolution, lang)
         state = resolution.state
@@ -60,8 +63,10 @@ def test_reports_of_a_whole_game_keep_hands_private(variant: str) -> None:
         assert_public_state_has_no_hands(state)
         for other in state.seat_ids:
             status = GAME.status(state, other, lang)
+            assert set(status.private) <= {other}
+            text = status.public + "".join(status.private.values())
             assert all(
-                hand_text(state, s, lang) not in status
+                hand_text(state, s, lang) not in text
                 for s in state.seat_ids
                 if s != other and state.hands[s]
             )

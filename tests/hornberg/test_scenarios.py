@@ -44,7 +44,8 @@ def run_step(state: State, step: dict[str, Any], plans: dict[str, Orders]) -> Ou
     seat = seat_id(step.get("seat", state.to_move or ""))
     lang = step.get("lang", "de")
     if step.get("auto"):
-        return resolve(state, {**plans, seat: GAME.default_orders(state, seat)}, step, plans, lang)
+        orders = {**plans, seat: GAME.default_orders(state, seat)}
+        return resolve(state, orders, step, plans, lang, defaulted=frozenset({seat}))
     if "order" not in step:
         return Outcome(before=state, after=state, lang=lang)
     lines = [Line(i, text) for i, text in enumerate(step["order"].splitlines(), 1)]
@@ -66,8 +67,10 @@ def resolve(
     step: dict[str, Any],
     plans: dict[str, Orders],
     lang: str,
+    defaulted: frozenset[str] = frozenset(),
 ) -> Outcome:
-    resolution = GAME.resolve(state, orders, random.Random(step.get("seed", 0)))
+    rng = random.Random(step.get("seed", 0))
+    resolution = GAME.resolve(state, orders, rng, defaulted)
     plans.clear()
     plans.update(resolution.carried)
     return Outcome(

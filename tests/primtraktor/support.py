@@ -73,3 +73,8 @@ def read(state: State, seat: str, order_text: str, lang: str = "de") -> Orders:
 def all_orders(state: State, texts: dict[str, str]) -> dict[str, Orders]:
     """Every active tractor's orders: as given, NMR for the rest (as the daemon does)."""
     return {t.seat: read(state, t.seat, texts.get(t.seat, "NMR")) for t in state.active()}
+
+
+def defaulted(state: State, texts: dict[str, str]) -> frozenset[str]:
+    """The seats ``all_orders`` gave the NMR default, as the daemon tells ``resolve``."""
+    return frozenset(t.seat for t in state.active() if texts.get(t.seat, "NMR") == "NMR")

@@ -17,7 +17,7 @@ import pytest
 from gm_daemon.games.primtraktor import GAME
 from gm_daemon.games.primtraktor.model import Options
 from gm_daemon.games.protocol import Seat
-from tests.primtraktor.support import all_orders, make_state
+from tests.primtraktor.support import all_orders, defaulted, make_state
 
 HERE = Path(__file__).parent
 GOLDEN = HERE / "golden"
@@ -32,7 +32,9 @@ def _scenario(path: Path) -> dict:
 def result_of(path: Path, lang: str) -> str:
     scenario = _scenario(path)
     before = make_state(scenario)
-    resolution = GAME.resolve(before, all_orders(before, scenario["orders"]), random.Random(0))
+    texts = scenario["orders"]
+    orders = all_orders(before, texts)
+    resolution = GAME.resolve(before, orders, random.Random(0), defaulted(before, texts))
     return GAME.report(before, resolution, lang).public
 
 
@@ -56,8 +58,8 @@ CASES = {
         + "\n--- private ---\n"
         + GAME.welcome(started_game(), "ralf", lang).private["ralf"]
     ),
-    "status": lambda lang: GAME.status(started_game(), "bert", lang),
-    "help": lambda lang: GAME.help(lang),
+    "status": lambda lang: GAME.status(started_game(), "bert", lang).public,
+    "help": lambda lang: GAME.help(started_game(), "bert", lang),
 }
 
 

@@ -19,7 +19,7 @@ from gm_daemon.games.primtraktor.picture import (
     render_png,
 )
 from gm_daemon.games.protocol import Seat
-from tests.primtraktor.support import all_orders, make_state
+from tests.primtraktor.support import all_orders, defaulted, make_state
 
 SEED_EXAMPLE = Path(__file__).parent / "scenarios" / "tc_pt_1_seed_example.json"
 
@@ -28,7 +28,8 @@ def after_seed_example():
     scenario = json.loads(SEED_EXAMPLE.read_text(encoding="utf-8"))
     state = make_state(scenario)
     orders = all_orders(state, scenario["orders"])
-    return state, GAME.resolve(state, orders, random.Random(0))
+    nmr = defaulted(state, scenario["orders"])
+    return state, GAME.resolve(state, orders, random.Random(0), nmr)
 
 
 def pixel_of_cell(image: Image.Image, cell: tuple[int, int], size: int) -> tuple[int, int, int]:

@@ -62,19 +62,22 @@ def round_orders(state: State, plan: list[list[Leg] | None]) -> dict[str, Orders
 
 
 def play(game: tuple, check) -> None:
-    """Play the random game round by round, calling ``check(before, orders, resolution)``."""
+    """Play the random game round by round, calling
+    ``check(before, orders, defaulted, resolution)``."""
     board, players, seed, rounds = game
     state = new_game(board, players, seed)
     for plan in rounds:
         orders = round_orders(state, plan)
-        resolution = GAME.resolve(state, orders, random.Random(seed))
-        check(state, orders, resolution)
+        pairs = zip(state.tractors, plan, strict=False)
+        defaulted = frozenset(t.seat for t, legs in pairs if t.active and legs is None)
+        resolution = GAME.resolve(state, orders, random.Random(seed), defaulted)
+        check(state, orders, defaulted, resolution)
         state = resolution.state
         if state.finished:
             break
 
 
-def check_cells_once(before, orders, resolution) -> None:
+def check_cells_once(before, orders, defaulted, resolution) -> None:
     counts = Counter(cell for t in resolution.state.tractors for cell in t.trail)
     assert max(counts.values()) == 1
     for old, new in zip(before.tractors, resolution.state.tractors, strict=True):
@@ -83,7 +86,7 @@ def check_cells_once(before, orders, resolution) -> None:
             assert new == old  # an eliminated tractor never moves again
 
 
-def check_legs_are_path_prefixes(before, orders, resolution) -> None:
+def check_legs_are_path_prefixes(before, orders, defaulted, resolution) -> None:
     """Each leg's new cells are the first cells of its path, in order (PT-9, PT-11)."""
     size = before.options.board
     trails = {t.seat: t.trail for t in resolution.state.tractors}
@@ -95,7 +98,7 @@ def check_legs_are_path_prefixes(before, orders, resolution) -> None:
             taken[event.seat] += event.gained
 
 
-def check_scores(before, orders, resolution) -> None:
+def check_scores(before, orders, defaulted, resolution) -> None:
     """PT-17: score = occupied cells + bonus; the bonus follows PT-18 exactly."""
     if not resolution.finished:
         return
@@ -112,20 +115,20 @@ def check_scores(before, orders, resolution) -> None:
     assert sorted(ranked) == sorted(t.seat for t in state.tractors)
 
 
-def check_replay(before, orders, resolution) -> None:
+def check_replay(before, orders, defaulted, resolution) -> None:
     """The same state (also after a JSON round trip, as the daemon stores it) and orders give
     the same resolution, byte for byte."""
     stored = State.model_validate_json(before.model_dump_json())
     stored_orders = {s: Orders.model_validate_json(o.model_dump_json()) for s, o in orders.items()}
-    again = GAME.resolve(stored, stored_orders, random.Random(1))
+    again = GAME.resolve(stored, stored_orders, random.Random(1), defaulted)
     assert again.state.model_dump_json() == resolution.state.model_dump_json()
     assert again.events == resolution.events
     assert again.ranking == resolution.ranking
 
 
-def check_all(before, orders, resolution) -> None:
+def check_all(before, orders, defaulted, resolution) -> None:
     for check in (check_cells_once, check_legs_are_path_prefixes, check_scores, check_replay):
-        check(before, orders, resolution)
+        check(before, orders, defaulted, resolution)
 
 
 @FAST

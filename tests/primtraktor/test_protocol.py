@@ -11,7 +11,7 @@ from pydantic import ValidationError
 from gm_daemon.games import find_game
 from gm_daemon.games.primtraktor import GAME
 from gm_daemon.games.primtraktor.model import Options, Orders, State
-from gm_daemon.games.protocol import Seat
+from gm_daemon.games.protocol import Header, Line, Seat
 
 SEATS = [Seat("a", "Anna"), Seat("b", "Bert"), Seat("c", "Cora")]
 
@@ -37,7 +37,7 @@ def test_after_a_round_the_eliminated_owe_nothing():
     state = started()
     orders = {"a": Orders.model_validate({"legs": [{"direction": "N", "change": "+"}]})}
     orders |= {s: GAME.default_orders(state, s) for s in ("b", "c")}
-    resolution = GAME.resolve(state, orders, random.Random(1))
+    resolution = GAME.resolve(state, orders, random.Random(1), frozenset("bc"))
     assert resolution.finished  # b and c were round-1 NMRs: only a is left (PT-16)
     assert GAME.owed(resolution.state) == set()
     assert resolution.ranking == [["a"], ["b", "c"]]
@@ -47,7 +47,7 @@ def test_round_number_advances_until_the_last_round():
     state = started()
     orders = {s: Orders.model_validate({"legs": [{"direction": d, "change": "+"}]})
               for s, d in zip("abc", "NES", strict=True)}  # fmt: skip
-    state = GAME.resolve(state, orders, random.Random(1)).state
+    state = GAME.resolve(state, orders, random.Random(1), frozenset()).state
     assert GAME.phase_number(state) == 2 and not state.finished
 
 
@@ -69,18 +69,57 @@ def test_state_and_public_state_are_json():
     assert public["tractors"][0]["trail"] == [list(state.tractors[0].position)]
 
 
-def test_nmr_orders_must_be_marked():
-    with pytest.raises(ValidationError):
-        Orders(legs=[])
+def test_defaulted_seats_drive_the_nmr_procedure_whatever_their_orders_say():
+    """``defaulted`` decides, not the orders' shape: a round-2 NMR leg loses its conflict."""
+    state = started()
+    orders = {s: Orders.model_validate({"legs": [{"direction": d, "change": "+"}]})
+              for s, d in zip("abc", "NES", strict=True)}  # fmt: skip
+    state = GAME.resolve(state, orders, random.Random(1), frozenset()).state
+    defaults = {s: GAME.default_orders(state, s) for s in "abc"}
+    resolution = GAME.resolve(state, defaults, random.Random(1), frozenset("abc"))
+    nmr = [e for e in resolution.events if e["event"] == "nmr"]
+    assert sorted(e["seat"] for e in nmr) == ["a", "b", "c"]
+    assert all(e["nmr"] for e in resolution.events if e["event"] == "leg")
+    as_read = GAME.resolve(state, defaults, random.Random(1), frozenset())
+    assert not any(e["event"] == "nmr" for e in as_read.events)
 
 
 def test_missing_orders_are_played_as_nmr_by_the_engine_too():
     state = started()
-    resolution = GAME.resolve(state, {}, random.Random(1))
+    resolution = GAME.resolve(state, {}, random.Random(1), frozenset("abc"))
     assert all(t.eliminated and t.eliminated.reason == "nmr" for t in resolution.state.tractors)
     assert resolution.ranking == [["a", "b", "c"]]
 
 
-def test_status_shows_the_seat_and_the_board():
-    text = GAME.status(started(), "b", "en")
-    assert "You drive tractor B (Bert)" in text and "Board 51×51" in text
+def test_status_shows_the_seat_and_attaches_the_board():
+    status = GAME.status(started(), "b", "en")
+    assert "You drive tractor B (Bert)" in status.public and "Board 51×51" in status.public
+    [picture] = status.attachments
+    assert picture.content_type == "image/png" and picture.data.startswith(b"\x89PNG")
+    assert picture.filename in status.public
+
+
+@pytest.mark.parametrize("max_legs", [1, 3, 5])
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_help_and_welcome_quote_an_example_the_seat_can_send(max_legs: int, lang: str):
+    state = GAME.start(Options(max_legs=max_legs), SEATS, random.Random(11))
+    for _ in range(3):
+        for seat in sorted(GAME.owed(state)):
+            example = GAME.example(state, seat, lang)
+            accepted = GAME.read_orders([Line(1, example)], state, seat, lang)
+            assert 1 <= len(accepted.orders.legs) <= max_legs and not accepted.warnings
+            assert example in GAME.help(state, seat, lang)
+            assert example in GAME.welcome(state, seat, lang).public
+        legs = f"1–{max_legs}" if lang == "de" else f"1–{max_legs} legs"
+        assert legs in GAME.help(state, "a", lang)
+        orders = {s: GAME.read_orders([Line(1, GAME.example(state, s, lang))], state, s, lang)
+                  .orders for s in GAME.owed(state)}  # fmt: skip
+        state = GAME.resolve(state, orders, random.Random(1), frozenset()).state
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [("Runde: 1", Header.CURRENT), ("Round 2", Header.OTHER), ("Nord+, Ost=", None)],
+)
+def test_the_round_header(line: str, expected: Header | None):
+    assert GAME.read_header(line, started()) == expected

@@ -18,7 +18,7 @@ import pytest
 from gm_daemon.games.primtraktor import GAME
 from gm_daemon.games.primtraktor.events import Eliminated, GameEnded, NmrApplied, load_events
 from gm_daemon.games.primtraktor.model import PHASE_LETTERS, State, Tractor
-from tests.primtraktor.support import all_orders, make_state
+from tests.primtraktor.support import all_orders, defaulted, make_state
 
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.json"))
 
@@ -85,8 +85,10 @@ def _check_board(scenario: dict[str, Any], after: State):
 def test_scenario(path: Path):
     scenario = load(path)
     before = make_state(scenario)
-    orders = all_orders(before, scenario.get("orders", {}))
-    resolution = GAME.resolve(before, orders, random.Random(0))
+    texts = scenario.get("orders", {})
+    resolution = GAME.resolve(
+        before, all_orders(before, texts), random.Random(0), defaulted(before, texts)
+    )
     events = load_events(resolution.events)
     _check_tractors(scenario, before, resolution.state, events)
     _check_game(scenario, resolution.state, events, resolution.ranking)

@@ -9,11 +9,12 @@ from typing import Any, ClassVar
 from gm_daemon.games.highnoon import orders as order_reading
 from gm_daemon.games.highnoon import report
 from gm_daemon.games.highnoon.dice import RngDice
-from gm_daemon.games.highnoon.guide import order_format
+from gm_daemon.games.highnoon.guide import example_orders, order_format
 from gm_daemon.games.highnoon.model import Options, Orders, State
 from gm_daemon.games.highnoon.rules import resolve_round, start_state
 from gm_daemon.games.highnoon.texts import say
-from gm_daemon.games.protocol import Accepted, Lang, Line, Report, Resolution, Seat
+from gm_daemon.games.kit.headers import numbered_header
+from gm_daemon.games.protocol import Accepted, Header, Lang, Line, Report, Resolution, Seat
 
 
 class HighNoon:
@@ -25,14 +26,21 @@ class HighNoon:
     State = State
     Orders = Orders
     resolves_on_receipt: ClassVar[bool] = False
+    phase_types: ClassVar[tuple[str, ...]] = ("round",)
 
     # --- lifecycle -------------------------------------------------------------------
     def start(self, options: Options, seats: Sequence[Seat], rng: random.Random) -> State:
         return start_state(options, seats, rng)
 
     def resolve(
-        self, state: State, orders: Mapping[str, Orders], rng: random.Random
+        self,
+        state: State,
+        orders: Mapping[str, Orders],
+        rng: random.Random,
+        defaulted: frozenset[str],
     ) -> Resolution[State, Orders]:
+        """A defaulted seat's orders are plain empty orders (HN-9), so ``defaulted`` adds
+        nothing the orders do not say already."""
         new = resolve_round(state, orders, RngDice(rng))
         return Resolution(
             state=new,
@@ -51,6 +59,9 @@ class HighNoon:
     def phase_label(self, state: State, lang: Lang) -> str:
         return say(lang, "round", round=state.round)
 
+    def read_header(self, text: str, state: State) -> Header | None:
+        return numbered_header(text, ("Runde", "Round"), state.round)
+
     def owed(self, state: State) -> set[str]:
         return set() if state.finished else set(state.active_ids())
 
@@ -59,7 +70,12 @@ class HighNoon:
 
     # --- orders ----------------------------------------------------------------------
     def read_orders(
-        self, lines: Sequence[Line], state: State, seat: str, lang: Lang
+        self,
+        lines: Sequence[Line],
+        state: State,
+        seat: str,
+        lang: Lang,
+        on_file: Orders | None = None,
     ) -> Accepted[Orders]:
         return order_reading.read_orders(lines, state, seat, lang)
 
@@ -70,15 +86,18 @@ class HighNoon:
     def describe_orders(self, state: State, seat: str, orders: Orders, lang: Lang) -> str:
         return order_reading.describe_orders(state, seat, orders, lang)
 
+    def example(self, state: State, seat: str, lang: Lang) -> str:
+        return example_orders(state, seat, lang)
+
     # --- texts -----------------------------------------------------------------------
     def welcome(self, state: State, seat: str, lang: Lang) -> Report:
         return report.welcome_report(state, seat, lang)
 
-    def help(self, lang: Lang) -> str:
-        return order_format(lang) + "\n"
+    def help(self, state: State, seat: str, lang: Lang) -> str:
+        return order_format(example_orders(state, seat, lang), lang) + "\n"
 
-    def status(self, state: State, seat: str, lang: Lang) -> str:
-        return report.status_text(state, seat, lang)
+    def status(self, state: State, seat: str, lang: Lang) -> Report:
+        return Report(public=report.status_text(state, seat, lang))
 
     def report(self, before: State, resolution: Resolution[State, Orders], lang: Lang) -> Report:
         after = resolution.state

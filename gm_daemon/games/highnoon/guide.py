@@ -1,12 +1,12 @@
 """The longer texts for players: the rules in brief and the order format (HELP/HILFE).
 
 The numbers come from the game's options, so a game with other settings explains itself
-correctly; ``help`` has no game at hand and uses the defaults.
+correctly, and the sample orders are the seat's own: his opponents, within his cartridges.
 """
 
 from __future__ import annotations
 
-from gm_daemon.games.highnoon.model import Options
+from gm_daemon.games.highnoon.model import Options, State
 
 _RULES = {
     "de": """\
@@ -72,10 +72,7 @@ _ORDER_FORMAT = {
     "de": """\
 So sieht ein Zug aus:
 
-Duelle
-H. Glück: 19, 15, 8, 4
-V. Pech: 12, 4, 1
-Herausforderungen: H. Glück, A. Langsam
+{example}
 
 - Eine Zeile pro Duell: Name des Gegners, dann die Positionen (19 bis 1), bei denen Sie
   schießen. Doppelpunkt und Kommas sind freiwillig: „V.Pech 12 4 1“ geht auch.
@@ -90,10 +87,7 @@ Herausforderungen: H. Glück, A. Langsam
     "en": """\
 An order looks like this:
 
-Duels
-H. Glück: 19, 15, 8, 4
-V. Pech: 12, 4, 1
-Challenges: H. Glück, A. Langsam
+{example}
 
 - One line per duel: the opponent's name, then the positions (19 to 1) at which you fire.
   Colon and commas are optional: "V.Pech 12 4 1" works too.
@@ -105,6 +99,18 @@ Challenges: H. Glück, A. Langsam
   when the surname is unique.
 - A new order replaces the previous one completely. "DONE" at the end is allowed.""",
 }
+
+# The sample of the postal game, shown to a seat that has no orders of its own to send.
+_SAMPLE = {
+    "de": "Duelle\nH. Glück: 19, 15, 8, 4\nV. Pech: 12, 4, 1\n"
+    "Herausforderungen: H. Glück, A. Langsam",
+    "en": "Duels\nH. Glück: 19, 15, 8, 4\nV. Pech: 12, 4, 1\nChallenges: H. Glück, A. Langsam",
+}
+_WORDS = {
+    "de": {"duels": "Duelle", "challenges": "Herausforderungen", "none": "keine"},
+    "en": {"duels": "Duels", "challenges": "Challenges", "none": "none"},
+}
+_POSITIONS = (16, 12, 8, 4)  # what a sensible gunslinger might plan for one duel
 
 
 def _tiebreak(options: Options, lang: str) -> str:
@@ -125,5 +131,28 @@ def rules_summary(options: Options, lang: str) -> str:
     )
 
 
-def order_format(lang: str) -> str:
-    return _ORDER_FORMAT["de" if lang == "de" else "en"]
+def example_orders(state: State, seat: str, lang: str) -> str:
+    """Orders this seat could send now: every opponent of the round, the cartridges shared
+    out among them, and two challenges (the cap is never below two)."""
+    if state.finished or not state.player(seat).active:
+        return ""
+    words = _WORDS["de" if lang == "de" else "en"]
+    opponents = state.opponents(seat)
+    budget = state.player(seat).cartridges
+    lines = [words["duels"]] if opponents else []
+    for i, opponent in enumerate(opponents):
+        share = min(len(_POSITIONS), budget // len(opponents) + (i < budget % len(opponents)))
+        shots = ", ".join(map(str, _POSITIONS[:share])) or words["none"]
+        lines.append(f"{state.player(opponent).name}: {shots}")
+    others = [p for p in state.active_ids() if p != seat]
+    others.sort(key=lambda p: p in opponents)  # a new opponent first: what challenges are for
+    others = [state.player(p).name for p in others[:2]]
+    if others:
+        lines.append(f"{words['challenges']}: {', '.join(others)}")
+    return "\n".join(lines)
+
+
+def order_format(example: str, lang: str) -> str:
+    """The order format around ``example`` (the postal game's sample when it is empty)."""
+    key = "de" if lang == "de" else "en"
+    return _ORDER_FORMAT[key].format(example=example or _SAMPLE[key])

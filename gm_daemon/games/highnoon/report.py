@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from gm_daemon.games.highnoon.guide import order_format, rules_summary
+from gm_daemon.games.highnoon.guide import example_orders, order_format, rules_summary
 from gm_daemon.games.highnoon.model import DuelResult, Player, RoundRecord, State
 from gm_daemon.games.highnoon.rules import challenge_cap, standings
 from gm_daemon.games.highnoon.texts import say
@@ -201,11 +201,13 @@ def status_text(state: State, seat: str, lang: str) -> str:
 
 
 def welcome_report(state: State, seat: str, lang: str) -> Report:
-    """Rules in brief, the order format, round 1's pairings; own D/L/P privately."""
+    """Rules in brief, the order format with the seat's example, round 1's pairings and his
+    own D/L/P. Nothing of it is secret (the pairings and counters are published), so it is
+    all public: two seats with the same opponents get the same own line."""
     public = "\n\n".join(
         [
             rules_summary(state.options, lang),
-            order_format(lang),
+            order_format(example_orders(state, seat, lang), lang),
             "\n".join([say(lang, "welcome.pairings"), *pairing_lines(state, lang)]),
         ]
     )
@@ -218,4 +220,4 @@ def welcome_report(state: State, seat: str, lang: str) -> Report:
         cartridges=player.cartridges,
         names=_names(state, state.opponents(seat)),
     )
-    return Report(public=public + "\n", private={seat: own + "\n"})
+    return Report(public=public + "\n\n" + own + "\n")

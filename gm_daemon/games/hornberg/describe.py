@@ -11,11 +11,12 @@ from collections.abc import Sequence
 
 from gm_daemon.games.hornberg import cards, dd, kq, rules
 from gm_daemon.games.hornberg.dd import ROW_NAMES
+from gm_daemon.games.hornberg.flow import lasting
 from gm_daemon.games.hornberg.model import State
 from gm_daemon.games.hornberg.nmr import autoplay
 from gm_daemon.games.hornberg.play import Move, Orders
 from gm_daemon.games.hornberg.tables import line_name
-from gm_daemon.games.hornberg.texts import pick, wrap
+from gm_daemon.games.hornberg.texts import say, wrap
 from gm_daemon.games.hornberg.window import window
 
 _EN_DIRECTIONS = {"NO": "NE", "O": "E", "SO": "SE"}
@@ -29,19 +30,19 @@ def near_text(near: Sequence[str] | None, lang: str) -> str:
     """``["W", "ro3"]`` → "W von ro3" / "W of ro3"."""
     if not near:
         return ""
-    return f"{direction(near[0], lang)} {pick(lang, 'von', 'of')} {near[1]}"
+    return f"{direction(near[0], lang)} {say(lang, 'of')} {near[1]}"
 
 
 def line_word(kind: str, lang: str) -> str:
     """ "zeile" → "Zeile" / "row", "spalte" → "Spalte" / "column"."""
     if kind == "zeile":
-        return pick(lang, "Zeile", "row")
-    return pick(lang, "Spalte", "column")
+        return say(lang, "grid_row")
+    return say(lang, "grid_column")
 
 
 def hand_text(state: State, seat: str, lang: str) -> str:
     hand = cards.sorted_hand(state.hands.get(seat, []), state.options.colours)
-    return pick(lang, "Ihre Hand", "Your hand") + f" ({len(hand)}): " + (" ".join(hand) or "–")
+    return say(lang, "your_hand") + f" ({len(hand)}): " + (" ".join(hand) or "–")
 
 
 # --- one play ----------------------------------------------------------------------------
@@ -49,52 +50,78 @@ def move_text(state: State, move: Move, lang: str) -> str:
     kind = cards.kind(move.card)
     value = cards.value(move.card)
     if kind == "beer":
-        return pick(lang, f"Bier {value} auf {move.on}", f"beer {value} on {move.on}")
+        return say(lang, "beer_on", value=value, move_on=move.on)
     if kind == "duke":
         return _duke_text(state, move, value, lang)
     return _cannon_text(state, move, lang)
 
 
 def _cannon_text(state: State, move: Move, lang: str) -> str:
-    word = pick(lang, "Kanone", "cannon")
+    word = say(lang, "cannon")
     if move.row is not None:
-        return f"{word} {move.card} " + pick(lang, "an Reihe ", "to row ") + ROW_NAMES[move.row]
+        return f"{word} {move.card} " + say(lang, "to_row") + ROW_NAMES[move.row]
     if move.toward is not None and move.anchor is not None:
         return f"{word} {move.card} {near_text([move.toward, move.anchor], lang)}"
     if move.cell is None or not state.table.cells:
         return f"{word} {move.card}"
     label = window(state.table).label(move.cell)
-    return f"{word} {move.card} {pick(lang, 'auf', 'at')} {label}"
+    return f"{word} {move.card} {say(lang, 'at')} {label}"
 
 
 def _duke_text(state: State, move: Move, value: int, lang: str) -> str:
-    word = pick(lang, "Herzog", "duke")
+    word = say(lang, "duke")
     if move.row is not None:
-        verb = (
-            pick(lang, "verkürzt", "shortens")
-            if move.shorten
-            else pick(lang, "verlängert", "extends")
-        )
-        return f"{word} {value} {verb} {pick(lang, 'Reihe', 'row')} {ROW_NAMES[move.row]}"
-    text = f"{word} {value} {pick(lang, 'auf', 'on')} {move.on}"
+        verb = say(lang, "shortens") if move.shorten else say(lang, "extends")
+        return f"{word} {value} {verb} {say(lang, 'row')} {ROW_NAMES[move.row]}"
+    text = f"{word} {value} {say(lang, 'on')} {move.on}"
     return text + (" " + line_word(move.line, lang) if move.line else "")
 
 
 def orders_text(state: State, orders: Orders, lang: str) -> str:
-    """The orders as the player may read them back (acknowledgement, NMR notice)."""
+    """The orders as the player may read them back (acknowledgement, the daemon's NMR list).
+    Read orders always hold a play, so orders without one are the NMR default of
+    ``nmr_policy = "skip"``: the turn passes."""
     if not orders.moves:
-        if orders.nmr:
-            return pick(lang, "(NMR – Zug verfällt)", "(NMR – turn passes)")
-        return pick(lang, "(nichts)", "(nothing)")
+        return say(lang, "turn_passes")
     if orders.plan != "none":
         head = "DAUERPLAN:" if orders.plan == "standing" else "PLAN:"
         return "\n".join(
             [head, *(f"{i}. {move_text(state, m, lang)}" for i, m in enumerate(orders.moves, 1))]
         )
-    text = move_text(state, orders.moves[0], lang)
-    if orders.nmr:
-        text += pick(lang, "  (NMR – automatisch)", "  (NMR – automatic)")
-    return text
+    return move_text(state, orders.moves[0], lang)
+
+
+def example_orders(state: State, seat: str, lang: str) -> str:
+    """What this seat could send now: on turn, the play the NMR rule would make (it is always
+    legal); otherwise a one-line PLAN with a card of his hand in a form that outlives the
+    turn (no cell labels). "" for a seat that may not write (out, game over, plans off)."""
+    if state.finished or seat in state.out or not state.hands.get(seat):
+        return ""
+    if seat == state.to_move:
+        move = autoplay(state, seat)
+        return move_text(state, move, lang) if move else ""
+    if not state.options.plans:
+        return ""
+    moves = [lasting(state, m) for m in rules.legal_moves(state, seat)]
+    move = moves[0] if moves else _waiting_play(state, seat)
+    return "PLAN: " + move_text(state, move, lang) if move else ""
+
+
+def _waiting_play(state: State, seat: str) -> Move | None:
+    """A plan for a hand with no play legal now (a full grid): the first card that can be
+    written at all; the plan waits for a table on which it is legal."""
+    cannons = [s.cannon for r in state.table.rows for s in r.stacks]
+    cannons += [c.cannon for c in sorted(state.table.cells, key=lambda c: kq.reading_order(c.xy))]
+    anchor = cannons[0] if cannons else None
+    for card in cards.sorted_hand(state.hands[seat], state.options.colours):
+        kind = cards.kind(card)
+        if state.variant == "dd" and kind != "beer":
+            return Move(card=card, row=0)
+        if kind == "cannon":
+            return Move(card=card, toward="O", anchor=anchor) if anchor else Move(card=card)
+        if anchor is not None:
+            return Move(card=card, on=anchor)
+    return None
 
 
 # --- what a player may do ------------------------------------------------------------------
@@ -102,13 +129,13 @@ def legal_text(state: State, seat: str, lang: str) -> str:
     """The legal plays grouped by card kind, with one ready-to-send example."""
     moves = rules.legal_moves(state, seat)
     if not moves:
-        return pick(lang, "  (keine Karte spielbar)", "  (no card can be played)")
+        return say(lang, "no_card_can_be_played")
     lines = (
         _dd_groups(state, moves, lang) if state.variant == "dd" else _kq_groups(state, moves, lang)
     )
     example = autoplay(state, seat)
     if example is not None:
-        lines.append(pick(lang, "  Beispiel: ", "  Example: ") + move_text(state, example, lang))
+        lines.append(say(lang, "example") + move_text(state, example, lang))
     return "\n".join(wrap(line) for line in lines)
 
 
@@ -132,16 +159,14 @@ def _dd_groups(state: State, moves: list[Move], lang: str) -> list[str]:
     cannons = _cards_of(state, moves, "cannon")
     if cannons:
         rows = [ROW_NAMES[int(r)] for r in _targets(moves, cannons[0], "row")]
-        word = pick(lang, "Kanone", "Cannon")
-        lines.append(
-            f"  {word} {', '.join(cannons)} → {pick(lang, 'Reihe', 'row')} " + ", ".join(rows)
-        )
+        word = say(lang, "cannon_heading")
+        lines.append(f"  {word} {', '.join(cannons)} → {say(lang, 'row')} " + ", ".join(rows))
     beers = _cards_of(state, moves, "beer")
     if beers:
         free = dd.free_cannons(state.table)
         lines.append(
-            f"  {pick(lang, 'Bier', 'Beer')} {', '.join(beers)} → "
-            f"{pick(lang, 'auf', 'on')} {', '.join(free)}"
+            f"  {say(lang, 'beer_heading')} {', '.join(beers)} → "
+            f"{say(lang, 'on')} {', '.join(free)}"
         )
     for duke in _cards_of(state, moves, "duke"):
         lines.append(_dd_duke_line(moves, duke, lang))
@@ -155,10 +180,10 @@ def _dd_duke_line(moves: list[Move], duke: str, lang: str) -> str:
     shorter = [
         ROW_NAMES[m.row] for m in moves if m.card == duke and m.shorten and m.row is not None
     ]
-    text = f"  {pick(lang, 'Herzog', 'Duke')} {duke} → {pick(lang, 'verlängert', 'extends')} "
+    text = f"  {say(lang, 'duke_heading')} {duke} → {say(lang, 'extends')} "
     text += ", ".join(longer)
     if shorter:
-        text += f"; {pick(lang, 'verkürzt', 'shortens')} " + ", ".join(shorter)
+        text += f"; {say(lang, 'shortens')} " + ", ".join(shorter)
     return text
 
 
@@ -167,30 +192,30 @@ def _kq_groups(state: State, moves: list[Move], lang: str) -> list[str]:
     cannons = _cards_of(state, moves, "cannon")
     if cannons:
         lines.append(
-            f"  {pick(lang, 'Kanone', 'Cannon')} {', '.join(cannons)} → " + _cells_text(state, lang)
+            f"  {say(lang, 'cannon_heading')} {', '.join(cannons)} → " + _cells_text(state, lang)
         )
     beers = _cards_of(state, moves, "beer")
     if beers:
         free = _targets(moves, beers[0], "on")
         lines.append(
-            f"  {pick(lang, 'Bier', 'Beer')} {', '.join(beers)} → "
-            f"{pick(lang, 'auf', 'on')} {', '.join(free)}"
+            f"  {say(lang, 'beer_heading')} {', '.join(beers)} → "
+            f"{say(lang, 'on')} {', '.join(free)}"
         )
     dukes = _cards_of(state, moves, "duke")
     if dukes:
         lines.append(
-            f"  {pick(lang, 'Herzog', 'Duke')} {', '.join(dukes)} → "
-            f"{pick(lang, 'auf', 'on')} " + _finish_text(state, lang)
+            f"  {say(lang, 'duke_heading')} {', '.join(dukes)} → "
+            f"{say(lang, 'on')} " + _finish_text(state, lang)
         )
     return lines
 
 
 def _cells_text(state: State, lang: str) -> str:
     if not state.table.cells:
-        return pick(lang, "beliebig (leerer Tisch)", "anywhere (empty table)")
+        return say(lang, "anywhere_empty_table")
     win = window(state.table)
     labels = [win.label(xy) for xy in kq.legal_cells(state.table)]
-    return pick(lang, "Felder ", "cells ") + ", ".join(labels)
+    return say(lang, "cells", count=len(labels), labels=", ".join(labels))
 
 
 def _finish_text(state: State, lang: str) -> str:
@@ -205,6 +230,6 @@ def _finish_text(state: State, lang: str) -> str:
         if len(names) == 1:
             parts.append(f"{cannon} ({names[0]})")
         else:
-            choose = pick(lang, "Zeile oder Spalte angeben", "say row or column")
+            choose = say(lang, "say_row_or_column")
             parts.append(f"{cannon} ({' / '.join(names)}: {choose})")
     return ", ".join(parts)

@@ -9,8 +9,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from gm_daemon.games.hornberg import deal, nmr, reading
-from gm_daemon.games.hornberg.describe import hand_text, orders_text
-from gm_daemon.games.hornberg.guide import help_text, rules_text
+from gm_daemon.games.hornberg.describe import example_orders, hand_text, orders_text
+from gm_daemon.games.hornberg.guide import help_text, order_format, rules_text
 from gm_daemon.games.hornberg.model import SeatInfo, State
 from gm_daemon.games.hornberg.options import Options
 from gm_daemon.games.hornberg.picture import table_png
@@ -24,8 +24,18 @@ from gm_daemon.games.hornberg.report import (
     variant_name,
 )
 from gm_daemon.games.hornberg.resolve import resolve
-from gm_daemon.games.hornberg.texts import pick
-from gm_daemon.games.protocol import Accepted, Attachment, Lang, Line, Report, Resolution, Seat
+from gm_daemon.games.hornberg.texts import say
+from gm_daemon.games.kit.headers import numbered_header
+from gm_daemon.games.protocol import (
+    Accepted,
+    Attachment,
+    Header,
+    Lang,
+    Line,
+    Report,
+    Resolution,
+    Seat,
+)
 
 
 class Hornberg:
@@ -38,15 +48,20 @@ class Hornberg:
     State = State
     Orders = Orders
     resolves_on_receipt: ClassVar[bool] = True
+    phase_types: ClassVar[tuple[str, ...]] = ("turn",)
 
     # --- lifecycle -------------------------------------------------------------------
     def start(self, options: Options, seats: Sequence[Seat], rng: random.Random) -> State:
         return deal.new_game(options, [SeatInfo(id=s.id, name=s.name) for s in seats], rng)
 
     def resolve(
-        self, state: State, orders: Mapping[str, Orders], rng: random.Random
+        self,
+        state: State,
+        orders: Mapping[str, Orders],
+        rng: random.Random,
+        defaulted: frozenset[str],
     ) -> Resolution[State, Orders]:
-        after, events, carried = resolve(state, orders, rng)
+        after, events, carried = resolve(state, orders, rng, defaulted)
         return Resolution(
             state=after,
             events=events,
@@ -64,8 +79,11 @@ class Hornberg:
 
     def phase_label(self, state: State, lang: Lang) -> str:
         if state.finished or state.to_move is None:
-            return pick(lang, f"Zug {state.turn} (Spielende)", f"Turn {state.turn} (game over)")
-        return pick(lang, "Zug", "Turn") + f" {state.turn} ({state.name(state.to_move)})"
+            return say(lang, "turn_game_over", turn=state.turn)
+        return say(lang, "turn") + f" {state.turn} ({state.name(state.to_move)})"
+
+    def read_header(self, text: str, state: State) -> Header | None:
+        return numbered_header(text, ("Zug", "Turn"), state.turn)
 
     def owed(self, state: State) -> set[str]:
         return set() if state.finished or state.to_move is None else {state.to_move}
@@ -77,7 +95,12 @@ class Hornberg:
 
     # --- orders ----------------------------------------------------------------------
     def read_orders(
-        self, lines: Sequence[Line], state: State, seat: str, lang: Lang
+        self,
+        lines: Sequence[Line],
+        state: State,
+        seat: str,
+        lang: Lang,
+        on_file: Orders | None = None,
     ) -> Accepted[Orders]:
         return reading.read_orders(lines, state, seat, lang)
 
@@ -86,12 +109,15 @@ class Hornberg:
         if seat != state.to_move or state.finished:
             return Orders()
         if state.options.nmr_policy == "skip":
-            return Orders(nmr=True)
+            return Orders()
         move = nmr.autoplay(state, seat)
-        return Orders(moves=[move] if move else [], nmr=True)
+        return Orders(moves=[move] if move else [])
 
     def describe_orders(self, state: State, seat: str, orders: Orders, lang: Lang) -> str:
         return orders_text(state, orders, lang)
+
+    def example(self, state: State, seat: str, lang: Lang) -> str:
+        return example_orders(state, seat, lang)
 
     # --- texts -----------------------------------------------------------------------
     def welcome(self, state: State, seat: str, lang: Lang) -> Report:
@@ -103,7 +129,7 @@ class Hornberg:
                 deal_text(state, lang),
                 "",
                 rules_text(state, lang),
-                help_text(lang),
+                order_format(state, lang),
                 state_text(state, lang),
             ]
         )
@@ -113,11 +139,17 @@ class Hornberg:
             attachments=[_picture(state)],
         )
 
-    def help(self, lang: Lang) -> str:
-        return help_text(lang)
+    def help(self, state: State, seat: str, lang: Lang) -> str:
+        return help_text(state, seat, lang)
 
-    def status(self, state: State, seat: str, lang: Lang) -> str:
-        return state_text(state, lang) + "\n" + self._private(state, seat, lang)
+    def status(self, state: State, seat: str, lang: Lang) -> Report:
+        """The table as everyone sees it; the seat's hand and turn notice privately."""
+        private = self._private(state, seat, lang)
+        return Report(
+            public=state_text(state, lang),
+            private={seat: private} if private else {},
+            attachments=[_picture(state)],
+        )
 
     def report(self, before: State, resolution: Resolution[State, Orders], lang: Lang) -> Report:
         after = resolution.state
@@ -136,12 +168,16 @@ class Hornberg:
     def _private(state: State, seat: str, lang: Lang) -> str:
         if seat not in state.hands or state.finished:
             return ""
-        return "\n".join([hand_text(state, seat, lang), *turn_notice(state, seat, lang)]) + "\n"
+        lines = [hand_text(state, seat, lang), *turn_notice(state, seat, lang)]
+        example = example_orders(state, seat, lang)
+        if seat != state.to_move and example:  # on turn, the turn notice shows it already
+            lines += ["", say(lang, "a_plan_could_be"), "  " + example]
+        return "\n".join(lines) + "\n"
 
 
 def _seating(state: State, lang: str) -> str:
     names = " → ".join(s.name for s in state.seats)
-    return pick(lang, "Sitzordnung: ", "Seating: ") + names
+    return say(lang, "seating") + names
 
 
 def _picture(state: State) -> Attachment:

@@ -25,7 +25,7 @@ def take_turn(state: State, seat: str, move: Move, how: str) -> Event:
     """Play a legal move for the seat on turn, draw a card, count the turn.
     ``how`` is "direct", "plan" or "nmr" (the report announces the latter two)."""
     event: Event = {
-        "type": "play",
+        "event": "play",
         "turn": state.turn,
         "round": state.round,
         "seat": seat,
@@ -44,7 +44,7 @@ def take_turn(state: State, seat: str, move: Move, how: str) -> Event:
 
 def skip_turn(state: State, seat: str) -> Event:
     """``nmr_policy = "skip"``: the turn passes without a card being played."""
-    event: Event = {"type": "skipped", "turn": state.turn, "round": state.round, "seat": seat}
+    event: Event = {"event": "skipped", "turn": state.turn, "round": state.round, "seat": seat}
     state.turn += 1
     state.nmr_streak[seat] = state.nmr_streak.get(seat, 0) + 1
     return event
@@ -79,6 +79,15 @@ def neighbour(state: State, xy: tuple[int, int]) -> list[str] | None:
     return None
 
 
+def lasting(state: State, move: Move) -> Move:
+    """The play in a form a PLAN may use: a Kreuz & Quer cannon's cell becomes a direction
+    from the card next to it, since printed cell labels change every turn."""
+    near = neighbour(state, move.cell) if move.cell is not None else None
+    if near is None:
+        return move
+    return Move(card=move.card, toward=near[0], anchor=near[1])  # type: ignore[arg-type]
+
+
 def hand_on(state: State, events: list[Event], rng: random.Random) -> None:
     """After a play: end the round or find the next seat that is to move."""
     if rules.round_over(state):
@@ -97,7 +106,7 @@ def hand_on(state: State, events: list[Event], rng: random.Random) -> None:
             end_round(state, "cannot_play", events, rng, stuck=seat)  # KQ-8 (b)
             return
         state.out.append(seat)  # DD-8 (b): out for the round, hand revealed
-        events.append({"type": "out", "seat": seat, "hand": list(state.hands[seat])})
+        events.append({"event": "out", "seat": seat, "hand": list(state.hands[seat])})
     end_round(state, "nobody_can_play", events, rng)  # DD-8 (c)
 
 
@@ -121,7 +130,7 @@ def end_round(
             totals=dict(state.totals),
         )
     )
-    events.append({"type": "round_end", "round": state.round, "reason": reason, "stuck": stuck})
+    events.append({"event": "round_end", "round": state.round, "reason": reason, "stuck": stuck})
     if game_over(state):
         finish(state, events)
         return
@@ -129,7 +138,7 @@ def end_round(
     deal.deal_round(state, state.left_of(state.dealer), rng)  # HB-1: the start player deals
     events.append(
         {
-            "type": "deal",
+            "event": "deal",
             "round": state.round,
             "dealer": state.dealer,
             "start": state.start_player,
@@ -152,7 +161,7 @@ def finish(state: State, events: list[Event]) -> None:
     state.finished = True
     state.to_move = None
     state.ranking = ranking(state.totals)
-    events.append({"type": "game_end", "ranking": state.ranking, "totals": dict(state.totals)})
+    events.append({"event": "game_end", "ranking": state.ranking, "totals": dict(state.totals)})
 
 
 def ranking(totals: dict[str, int]) -> list[list[str]]:

@@ -45,7 +45,6 @@ class Orders(BaseModel):
 
     moves: list[Move] = Field(default_factory=list)
     plan: PlanKind = "none"  # "once": PLAN, "standing": DAUERPLAN
-    nmr: bool = False  # made by ``default_orders``: announced as "(NMR – automatisch)"
 
 
 @dataclass(frozen=True)

@@ -14,9 +14,9 @@ file would make the daemon believe the turn's orders were already in.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Set
 
-from gm_daemon.games.hornberg import flow, nmr, rules
+from gm_daemon.games.hornberg import flow, rules
 from gm_daemon.games.hornberg.flow import Event
 from gm_daemon.games.hornberg.model import State
 from gm_daemon.games.hornberg.play import Move, Orders
@@ -27,16 +27,18 @@ def first_legal(state: State, seat: str, moves: list[Move]) -> Move | None:
 
 
 def resolve(
-    before: State, orders: Mapping[str, Orders], rng: random.Random
+    before: State, orders: Mapping[str, Orders], rng: random.Random, defaulted: Set[str]
 ) -> tuple[State, list[Event], dict[str, Orders]]:
+    """The seat on turn plays his orders; when ``defaulted`` names him (or, defensively, he
+    has none) they are the NMR auto-play of §6.4 and announced as such."""
     state = State.model_validate(before.model_dump())  # a deep copy, 4x faster than deepcopy
     events: list[Event] = []
     if state.finished or state.to_move is None:
         return state, events, {}
     seat = state.to_move
     plans = {s: o for s, o in orders.items() if s != seat and o.plan != "none" and o.moves}
-    own = orders.get(seat) or Orders(nmr=True)
-    _play_own(state, seat, own, events, rng)
+    own = orders.get(seat) or Orders()
+    _play_own(state, seat, own, seat in defaulted or seat not in orders, events, rng)
     if own.plan == "standing":
         plans[seat] = own
     _play_plans(state, plans, events, rng, round_before=before.round)
@@ -44,11 +46,11 @@ def resolve(
 
 
 def _play_own(
-    state: State, seat: str, own: Orders, events: list[Event], rng: random.Random
+    state: State, seat: str, own: Orders, nmr: bool, events: list[Event], rng: random.Random
 ) -> None:
     move = first_legal(state, seat, own.moves)
-    how = "nmr" if own.nmr else ("plan" if own.plan != "none" else "direct")
-    if move is None and own.nmr and not own.moves and state.options.nmr_policy == "skip":
+    how = "nmr" if nmr else ("plan" if own.plan != "none" else "direct")
+    if move is None and nmr and not own.moves and state.options.nmr_policy == "skip":
         events.append(flow.skip_turn(state, seat))
         _note_streak(state, seat, events)
         flow.hand_on(state, events, rng)
@@ -77,17 +79,17 @@ def _play_plans(
             return
         move = first_legal(state, seat, plan.moves)
         if move is None:
-            events.append({"type": "plan_failed", "seat": seat, "turn": state.turn})
+            events.append({"event": "plan_failed", "seat": seat, "turn": state.turn})
             return
         events.append(flow.take_turn(state, seat, move, "plan"))
         if plan.plan == "standing":
             plans[seat] = plan
         flow.hand_on(state, events, rng)
     for seat in sorted(plans):
-        events.append({"type": "plan_lapsed", "seat": seat})
+        events.append({"event": "plan_lapsed", "seat": seat})
     plans.clear()
 
 
 def _note_streak(state: State, seat: str, events: list[Event]) -> None:
     if state.nmr_streak.get(seat, 0) == flow.NMR_FLAG_AFTER:
-        events.append({"type": "nmr_flag", "seat": seat, "streak": flow.NMR_FLAG_AFTER})
+        events.append({"event": "nmr_flag", "seat": seat, "streak": flow.NMR_FLAG_AFTER})

@@ -11,7 +11,7 @@ from gm_daemon.games.hornberg import cards, kq
 from gm_daemon.games.hornberg.dd import ROW_NAMES, stack_text
 from gm_daemon.games.hornberg.kq import XY
 from gm_daemon.games.hornberg.model import Cell, Row, State
-from gm_daemon.games.hornberg.texts import pick, wrap
+from gm_daemon.games.hornberg.texts import say, wrap
 from gm_daemon.games.hornberg.window import Window, window
 
 CELL_WIDTH = 5
@@ -31,18 +31,14 @@ def table_text(state: State, lang: str) -> str:
 
 
 def _header(state: State, lang: str) -> str:
-    pile = pick(lang, "Stapel", "pile")
+    pile = say(lang, "pile")
     sizes = " · ".join(f"{state.name(s)} {len(state.hands[s])}" for s in state.seat_ids)
-    hands = pick(lang, "Handkarten", "Cards in hand")
+    hands = say(lang, "cards_in_hand")
     if state.finished or state.to_move is None:
-        head = pick(lang, f"Runde {state.round} – Spielende", f"Round {state.round} – game over")
+        head = say(lang, "round_game_over", round=state.round)
     else:
         mover = state.name(state.to_move)
-        head = pick(
-            lang,
-            f"Runde {state.round} · Zug {state.turn} – am Zug: {mover}",
-            f"Round {state.round} · turn {state.turn} – to move: {mover}",
-        )
+        head = say(lang, "round_turn_to_move", round=state.round, turn=state.turn, mover=mover)
     return f"{head}\n{hands}: {sizes}  ({pile} {len(state.pile)})"
 
 
@@ -54,9 +50,9 @@ def _kegs_line(state: State, lang: str) -> str:
             held.setdefault(holder, []).append(colour)
     owners = [f"{state.name(s)} {','.join(held[s])}" for s in state.seat_ids if s in held]
     free = [c for c in state.options.colours if c not in state.table.kegs]
-    text = pick(lang, "Fässer: ", "Kegs: ") + (" · ".join(owners) or "–")
+    text = say(lang, "kegs") + (" · ".join(owners) or "–")
     if free:
-        text += pick(lang, "  (noch frei: ", "  (still free: ") + ",".join(free) + ")"
+        text += say(lang, "still_free") + ",".join(free) + ")"
     return text
 
 
@@ -74,13 +70,13 @@ def _dd_row_head(name: str, row: Row, lang: str) -> str:
     dukes += "".join(f" −{v}" for v in row.shorteners)
     count = len(row.stacks)
     if row.complete:
-        status = pick(lang, "vollständig", "complete")
+        status = say(lang, "row_complete")
     else:
-        status = pick(lang, f"{row.length - count} frei", f"{row.length - count} open")
-    word = pick(lang, "Reihe", "Row")
-    length = pick(lang, "Länge", "length")
-    cannons = pick(lang, "Kanone", "cannon") if count == 1 else pick(lang, "Kanonen", "cannons")
-    return f"  {word} {name:<4}{dukes:<12} {length} {row.length:>2}, {count} {cannons}, {status}"
+        status = say(lang, "open", row_length_count=row.length - count)
+    word = say(lang, "row_heading")
+    length = say(lang, "length")
+    cannons = say(lang, "cannons", count=count)
+    return f"  {word} {name:<4}{dukes:<12} {length} {row.length:>2}, {cannons}, {status}"
 
 
 def _dd_row_cards(row: Row) -> list[str]:
@@ -100,9 +96,9 @@ def _kq_extras(state: State, lang: str) -> list[str]:
     ]
     total, limit = kq.duke_sum(table), state.options.kq_end_duke_sum
     lines = [
-        pick(lang, "Herzöge offen: ", "Dukes face up: ")
+        say(lang, "dukes_face_up")
         + (" · ".join(dukes) or "–")
-        + pick(lang, f"  (Summe {total} / {limit})", f"  (sum {total} / {limit})")
+        + say(lang, "sum", total=total, limit=limit)
     ]
     won = [
         f"{state.name(s)} {sum(cards.value(c) for c in table.collected[s])} "
@@ -111,18 +107,14 @@ def _kq_extras(state: State, lang: str) -> list[str]:
         if table.collected.get(s)
     ]
     if won:
-        lines.append(pick(lang, "Gesammelt: ", "Collected: ") + " · ".join(won))
+        lines.append(say(lang, "collected_heading") + " · ".join(won))
     return lines
 
 
 def kq_grid_text(state: State, lang: str) -> str:
     table = state.table
     if not table.cells:
-        return pick(
-            lang,
-            "  Der Tisch ist leer: die nächste Kanone darf irgendwohin ('Kanone ro4').",
-            "  The table is empty: the next cannon may go anywhere ('cannon red4').",
-        )
+        return say(lang, "the_table_is_empty_the")
     win = window(table)
     occupied = kq.grid(table)
     legal = set(kq.legal_cells(table))
@@ -131,15 +123,7 @@ def kq_grid_text(state: State, lang: str) -> str:
     for j, row in enumerate(win.cells()):
         shown = [_cell_text(xy, occupied, legal) for xy in row]
         lines.append(f"  {chr(ord('A') + j)}   " + GAP.join(shown).rstrip())
-    lines.append(
-        pick(
-            lang,
-            '  "ro3/2" = Kanone rot 3 mit Bier 2; "bl2" = freie Kanone;\n'
-            "  [   ] = hier darf eine Kanone hin.",
-            '  "ro3/2" = red (ro) cannon 3 with beer 2; "bl2" = free cannon;\n'
-            "  [   ] = a cannon may go here.",
-        )
-    )
+    lines.append(say(lang, "kq_legend"))
     return "\n".join(lines)
 
 
@@ -152,19 +136,19 @@ def _cell_text(xy: XY, occupied: dict[XY, Cell], legal: set[XY]) -> str:
 
 def line_name(win: Window, kind: str, index: int, lang: str) -> str:
     if kind == "zeile":
-        return pick(lang, "Zeile ", "row ") + win.row_label(index)
-    return pick(lang, "Spalte ", "column ") + win.column_label(index)
+        return say(lang, "grid_row_label") + win.row_label(index)
+    return say(lang, "grid_column_label") + win.column_label(index)
 
 
 def _kq_lines(state: State, lang: str) -> list[str]:
     win = window(state.table)
-    on = pick(lang, "auf", "on")
+    on = say(lang, "on")
     finishable = [
         f"{line_name(win, ln.kind, ln.index, lang)} ({on} {ln.free[0].cannon})"
         for ln in sorted(kq.finishable(state.table), key=lambda ln: (ln.kind != "zeile", ln.index))
     ]
     blocked = [line_name(win, ln.kind, ln.index, lang) for ln in kq.blocked(state.table)]
-    lines = [pick(lang, "  Beendbar: ", "  Finishable: ") + (", ".join(finishable) or "–")]
+    lines = [say(lang, "finishable") + (", ".join(finishable) or "–")]
     if blocked:
-        lines.append(pick(lang, "  Blockiert: ", "  Blocked: ") + ", ".join(blocked))
+        lines.append(say(lang, "blocked") + ", ".join(blocked))
     return [wrap(line) for line in lines]

@@ -105,3 +105,20 @@ def wrap(text: str, width: int = WIDTH) -> str:
             or [""]
         )
     return "\n".join(out)
+
+
+def flow(words: Sequence[str], prefix: str = "", width: int = WIDTH) -> list[str]:
+    """Words joined by single spaces into lines of at most ``width``, never breaking inside
+    a word (``▸3 D5[K]`` stays whole when given as one word); the first line starts with
+    ``prefix``, the following ones are indented by its length."""
+    lines, current = [], prefix.rstrip()
+    indent = " " * len(prefix)
+    for word in words:
+        candidate = f"{current} {word}" if current.strip() else f"{current}{word}"
+        if len(candidate) > width and current.strip():
+            lines.append(current)
+            current = indent + word
+        else:
+            current = candidate
+    lines.append(current)
+    return lines

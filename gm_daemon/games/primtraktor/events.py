@@ -1,4 +1,6 @@
-"""Structured record of a round, kept in ``Resolution.events`` and read back by the report."""
+"""Structured record of a round, kept in ``Resolution.events`` and read back by the report.
+
+Every event is a dict whose ``"event"`` key names it (the one convention of all games)."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from gm_daemon.games.primtraktor.model import Cell, Change, Direction, Eliminati
 class LegDriven(BaseModel):
     """A leg that was driven (also one that crashed on its first cell: ``gained`` 0)."""
 
-    type: Literal["leg"] = "leg"
+    event: Literal["leg"] = "leg"
     seat: str
     phase: int
     direction: Direction
@@ -28,7 +30,7 @@ class LegDriven(BaseModel):
 class Eliminated(BaseModel):
     """A tractor left the race; ``time`` is the instant within the phase (e.g. "4/7")."""
 
-    type: Literal["eliminated"] = "eliminated"
+    event: Literal["eliminated"] = "eliminated"
     seat: str
     elimination: Elimination
     time: str | None = None
@@ -37,7 +39,7 @@ class Eliminated(BaseModel):
 class NmrApplied(BaseModel):
     """The NMR procedure ran for ``seat``: the leg it chose, or why there was none."""
 
-    type: Literal["nmr"] = "nmr"
+    event: Literal["nmr"] = "nmr"
     seat: str
     leg: Leg | None
     speed: int
@@ -54,14 +56,14 @@ class Score(BaseModel):
 class GameEnded(BaseModel):
     """``phase`` is the last phase played; ``reason`` tells which end condition (PT-16)."""
 
-    type: Literal["end"] = "end"
+    event: Literal["end"] = "end"
     round: int
     phase: int
     reason: Literal["last_tractor", "round_limit"]
     scores: list[Score]
 
 
-Event = Annotated[LegDriven | Eliminated | NmrApplied | GameEnded, Field(discriminator="type")]
+Event = Annotated[LegDriven | Eliminated | NmrApplied | GameEnded, Field(discriminator="event")]
 _EVENTS = TypeAdapter(list[Event])
 
 

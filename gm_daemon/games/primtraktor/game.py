@@ -6,9 +6,10 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from gm_daemon.games.kit.headers import numbered_header
 from gm_daemon.games.primtraktor import ack, report
 from gm_daemon.games.primtraktor.events import GameEnded, dump_events, load_events
-from gm_daemon.games.primtraktor.manual import order_format, rules_summary
+from gm_daemon.games.primtraktor.manual import example_orders, order_format, rules_summary
 from gm_daemon.games.primtraktor.model import Options, Orders, State, Tractor
 from gm_daemon.games.primtraktor.nmr import choose_nmr_leg
 from gm_daemon.games.primtraktor.orders import (
@@ -29,6 +30,7 @@ from gm_daemon.games.primtraktor.texts import text
 from gm_daemon.games.protocol import (
     Accepted,
     Attachment,
+    Header,
     Line,
     OrdersRejected,
     Problem,
@@ -63,6 +65,7 @@ class PrimtraktorGame:
     State = State
     Orders = Orders
     resolves_on_receipt: ClassVar[bool] = False
+    phase_types: ClassVar[tuple[str, ...]] = ("round",)
 
     # --- lifecycle -------------------------------------------------------------------
     def start(self, options: Options, seats: Sequence[Seat], rng: random.Random) -> State:
@@ -76,10 +79,14 @@ class PrimtraktorGame:
         return State(options=options, tractors=tractors)
 
     def resolve(
-        self, state: State, orders: Mapping[str, Orders], rng: random.Random
+        self,
+        state: State,
+        orders: Mapping[str, Orders],
+        rng: random.Random,
+        defaulted: frozenset[str],
     ) -> Resolution[State, Orders]:
         """The round itself draws nothing: ``rng`` went into the start cells only."""
-        new_state, events = play_round(state, orders)
+        new_state, events = play_round(state, orders, defaulted)
         end = next((e for e in events if isinstance(e, GameEnded)), None)
         final = ranking(new_state, end.scores) if end is not None else None
         return Resolution(
@@ -99,6 +106,9 @@ class PrimtraktorGame:
     def phase_label(self, state: State, lang: str) -> str:
         return text("round", lang, n=state.round)
 
+    def read_header(self, text: str, state: State) -> Header | None:
+        return numbered_header(text, ("Runde", "Round"), state.round)
+
     def owed(self, state: State) -> set[str]:
         return set() if state.finished else {t.seat for t in state.active()}
 
@@ -107,7 +117,12 @@ class PrimtraktorGame:
 
     # --- orders ----------------------------------------------------------------------
     def read_orders(
-        self, lines: Sequence[Line], state: State, seat: str, lang: str
+        self,
+        lines: Sequence[Line],
+        state: State,
+        seat: str,
+        lang: str,
+        on_file: Orders | None = None,
     ) -> Accepted[Orders]:
         """Every line parsed on its own; rule-level dangers only warn (A-10)."""
         seats = seats_of(state)
@@ -135,17 +150,20 @@ class PrimtraktorGame:
     def default_orders(self, state: State, seat: str) -> Orders:
         """PT-14: the NMR leg against the board as it is at the start of the round."""
         choice = choose_nmr_leg(state.tractor(seat), occupancy(state), state.options)
-        return Orders(legs=[choice.leg] if choice.leg else [], nmr=True)
+        return Orders(legs=[choice.leg] if choice.leg else [])
 
     def describe_orders(self, state: State, seat: str, orders: Orders, lang: str) -> str:
-        if not orders.nmr:
+        """Orders without legs can only be an NMR default that eliminates the tractor (read
+        orders have one leg at least); the daemon lists those under its own NMR heading, so
+        the text says why without an "NMR:" prefix."""
+        if orders.legs:
             return ack.describe_legs(state, seat, orders.legs, lang)
-        # The daemon lists these under its own NMR heading, so no "NMR:" prefix here.
         choice = choose_nmr_leg(state.tractor(seat), occupancy(state), state.options)
-        if choice.leg is None:
-            key = "nmr_none_first" if choice.why_none == "first_round" else "nmr_none"
-            return text(key, lang)
-        return ack.describe_legs(state, seat, [choice.leg], lang)
+        key = "nmr_none_first" if choice.why_none == "first_round" else "nmr_none"
+        return text(key, lang)
+
+    def example(self, state: State, seat: str, lang: str) -> str:
+        return example_orders(state, seat, lang)
 
     # --- texts -----------------------------------------------------------------------
     def welcome(self, state: State, seat: str, lang: str) -> Report:
@@ -153,18 +171,20 @@ class PrimtraktorGame:
         public = "\n\n".join(
             [
                 rules_summary(state.options, lang),
-                order_format(state.options, lang),
+                order_format(state.options, example_orders(state, seat, lang), lang),
                 report.opening_text(state, lang, picture.filename),
             ]
         )
         private = {seat: report.your_tractor(state, seat, lang)}
         return Report(public=public, private=private, attachments=[picture])
 
-    def help(self, lang: str) -> str:
-        return order_format(Options(), lang)
+    def help(self, state: State, seat: str, lang: str) -> str:
+        return order_format(state.options, example_orders(state, seat, lang), lang)
 
-    def status(self, state: State, seat: str, lang: str) -> str:
-        return report.status_text_for(state, seat, lang)
+    def status(self, state: State, seat: str, lang: str) -> Report:
+        picture = board_picture(state, lang, _round_label(state.round, lang))
+        text = report.status_text_for(state, seat, lang, picture.filename)
+        return Report(public=text, attachments=[picture])
 
     def report(self, before: State, resolution: Resolution[State, Orders], lang: str) -> Report:
         after = resolution.state

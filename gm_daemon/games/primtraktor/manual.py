@@ -1,8 +1,14 @@
-"""Rules summary and order format for the welcome and HELP mails, in German and English."""
+"""Rules summary, order format and sample orders for the welcome and HELP mails.
+
+The numbers follow the game's options (a game with ``max_legs = 3`` says 1–3), and the
+sample is the seat's own: legs his tractor can drive from where it stands.
+"""
 
 from __future__ import annotations
 
-from gm_daemon.games.primtraktor.model import Options
+from gm_daemon.games.primtraktor.ack import first_danger, leg_text, plan_legs
+from gm_daemon.games.primtraktor.model import Direction, Leg, Options, State, Tractor
+from gm_daemon.games.primtraktor.speeds import MIN_SPEED
 
 _RULES = {
     "de": """\
@@ -56,10 +62,8 @@ ZUGABGABE
 Ein Teilzug ist eine Richtung mit Geschwindigkeitsänderung:
   Richtung:  N / Nord,  O / Ost,  S / Süd (Sued),  W / West   (auch englisch N, E, S, W)
   Änderung:  + schneller,  - langsamer,  = oder nichts: gleich
-Ihr Name davor ist freiwillig. Beispiele:
-  Kurt Kurz: O+
-  Nord+, Nord+, Ost+, Ost =, Nord+
-  Ost+, Ost+, Süd-
+Ihr Name davor ist freiwillig. Beispiel:
+  {example}
 Die Bestätigung rechnet Ihre Teilzüge auf dem aktuellen Plan durch und warnt, wenn einer
 in ein besetztes Feld führt oder die Geschwindigkeit unter 2 fiele; angenommen wird der Zug
 trotzdem. Bis Zugschluss ersetzt ein neuer Zug den alten.
@@ -71,10 +75,8 @@ ORDERS
 A leg is a direction with a speed change:
   direction:  N / North,  E / East,  S / South,  W / West   (German N, O, S, W work too)
   change:     + faster,  - slower,  = or nothing: same
-Your name in front is optional. Examples:
-  Kurt Kurz: E+
-  North+, North+, East+, East =, North+
-  Moves: E=, E-, S-, S
+Your name in front is optional. Example:
+  {example}
 The acknowledgement works your legs out on the current board and warns when one would run
 into an occupied cell or drop the speed below 2; the orders are accepted all the same.
 Until the deadline, new orders replace the old ones.
@@ -109,5 +111,46 @@ def rules_summary(options: Options, lang: str) -> str:
     )
 
 
-def order_format(options: Options, lang: str) -> str:
-    return _ORDERS[_lang(lang)].rstrip().format(legs=options.max_legs)
+def order_format(options: Options, example: str, lang: str) -> str:
+    """The order format around ``example``; a seat without orders of his own to send (out
+    of the race) sees legs that merely show the form."""
+    if not example:
+        legs = [Leg(direction=Direction.NORTH, change="+")] * min(options.max_legs, 3)
+        example = ", ".join(leg_text(leg, None, lang) for leg in legs)
+    return _ORDERS[_lang(lang)].rstrip().format(legs=options.max_legs, example=example)
+
+
+def example_orders(state: State, seat: str, lang: str) -> str:
+    """ "Name: Nord=, Nord=, Nord=": up to three legs (never more than ``max_legs``) straight
+    on, in the first direction, clockwise from the tractor's own, that runs into nothing on
+    the board as it is; the first candidate when every way is blocked (it is still read)."""
+    tractor = state.tractor(seat)
+    if state.finished or not tractor.active:
+        return ""
+    candidates = [_straight_on(tractor, d, state.options.max_legs) for d in _clockwise(tractor)]
+    occupied = {cell: t.seat for t in state.tractors for cell in t.trail}
+    names = {t.seat: t.name for t in state.tractors}
+    safe = (
+        legs
+        for legs in candidates
+        if first_danger(plan_legs(tractor, legs, occupied, state.options.board), seat, names, lang)
+        is None
+    )
+    legs = next(safe, candidates[0])
+    return f"{tractor.name}: " + ", ".join(leg_text(leg, None, lang) for leg in legs)
+
+
+def _clockwise(tractor: Tractor) -> list[Direction]:
+    direction = tractor.direction or Direction.NORTH
+    turns = [direction]
+    while len(turns) < 4:
+        turns.append(turns[-1].clockwise())
+    return turns
+
+
+def _straight_on(tractor: Tractor, direction: Direction, max_legs: int) -> list[Leg]:
+    """Speed up from a standstill (the first leg of the game must be +), then hold it."""
+    first = "+" if tractor.speed < MIN_SPEED else "="
+    legs = [Leg(direction=direction, change=first)]
+    legs += [Leg(direction=direction, change="=")] * (min(max_legs, 3) - 1)
+    return legs

@@ -77,21 +77,14 @@ class Leg(BaseModel):
 
 
 class Orders(BaseModel):
-    """A round's orders: 1 to ``max_legs`` legs, or the NMR marker the daemon fills in.
+    """A round's orders: 1 to ``max_legs`` legs as read, or the NMR default.
 
-    For NMR orders ``legs`` holds the leg the NMR procedure chose against the board at the
-    start of the round (empty when the procedure eliminates the tractor); the resolution
+    For a defaulted seat ``legs`` holds the leg the NMR procedure chose against the board at
+    the start of the round (empty when the procedure eliminates the tractor); the resolution
     recomputes it from the state, so a stored NMR order can never disagree with the rules.
     """
 
     legs: list[Leg] = Field(default_factory=list)
-    nmr: bool = False
-
-    @model_validator(mode="after")
-    def _legs_or_nmr(self) -> Orders:
-        if not self.legs and not self.nmr:
-            raise ValueError("orders without legs are NMR orders (nmr = true)")
-        return self
 
 
 EliminationReason = Literal["speed", "crash", "conflict", "nmr"]

@@ -241,8 +241,9 @@ def opening_text(state: State, lang: str, picture: str | None) -> str:
     return "\n\n".join("\n".join(block) for block in blocks) + "\n"
 
 
-def status_text_for(state: State, seat: str, lang: str) -> str:
-    """STATUS: the standings and the board as everyone sees them, plus the seat's own line."""
+def status_text_for(state: State, seat: str, lang: str, picture: str | None) -> str:
+    """STATUS: the standings and the board as everyone sees them, plus the seat's own line;
+    ``picture`` names the attached PNG of the board."""
     if state.finished:
         heading = text("status_heading_done", lang)
     else:
@@ -251,7 +252,7 @@ def status_text_for(state: State, seat: str, lang: str) -> str:
         [heading],
         [your_tractor(state, seat, lang)],
         standings(state, lang),
-        board_section(state, lang, None),
+        board_section(state, lang, picture),
     ]
     return "\n\n".join("\n".join(block) for block in blocks) + "\n"
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Set
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -64,10 +64,13 @@ class RoundPlay:
         self.events.append(Eliminated(seat=tractor.seat, elimination=elimination, time=time))
 
 
-def play_round(state: State, orders: Mapping[str, Orders]) -> tuple[State, list[Event]]:
-    """The new state and the events of the round; ``state`` itself is left untouched."""
+def play_round(
+    state: State, orders: Mapping[str, Orders], defaulted: Set[str]
+) -> tuple[State, list[Event]]:
+    """The new state and the events of the round; ``state`` itself is left untouched.
+    Defaulted seats (and, defensively, seats without orders) drive the NMR procedure."""
     play = RoundPlay(state.model_copy(deep=True), occupancy(state))
-    _make_plans(play, orders)
+    _make_plans(play, orders, defaulted)
     last_phase = 0
     for phase in range(1, state.options.max_legs + 1):
         movers = [t for t in play.state.active() if len(play.plans.get(t.seat, [])) >= phase]
@@ -85,12 +88,12 @@ def play_round(state: State, orders: Mapping[str, Orders]) -> tuple[State, list[
     return play.state, play.events
 
 
-def _make_plans(play: RoundPlay, orders: Mapping[str, Orders]) -> None:
+def _make_plans(play: RoundPlay, orders: Mapping[str, Orders], defaulted: Set[str]) -> None:
     """Each active tractor's legs; NMR tractors get the PT-14 leg or are out in phase a."""
     options = play.state.options
     for tractor in play.state.active():
         order = orders.get(tractor.seat)
-        if order is not None and not order.nmr:
+        if order is not None and tractor.seat not in defaulted:
             play.plans[tractor.seat] = list(order.legs[: options.max_legs])
             continue
         choice = choose_nmr_leg(tractor, play.occupied, options)

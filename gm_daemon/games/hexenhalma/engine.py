@@ -1,0 +1,302 @@
+"""Hexenhalma as the daemon sees it (protocol v2): each method a few lines handing over to
+the modules that know the rules (``reading``, ``check``, ``rounds``, ``simulate``) and the
+ones that write (``texts``, ``guide``, ``picture``). Besides the protocol it implements the
+optional hooks ``take_options``/``waiting_for`` (the GM feeds boards while the game runs)
+and ``commands`` (BILD/PICTURE)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from gm_daemon.games.hexenhalma import guide, texts
+from gm_daemon.games.hexenhalma.board import parse_board
+from gm_daemon.games.hexenhalma.model import Orders, SeatInfo, State
+from gm_daemon.games.hexenhalma.options import Options
+from gm_daemon.games.hexenhalma.picture import board_png, pairing_png
+from gm_daemon.games.hexenhalma.reading import read_orders
+from gm_daemon.games.hexenhalma.rounds import all_views, play_round, ranking, view
+from gm_daemon.games.hexenhalma.words import say
+from gm_daemon.games.kit import layout
+from gm_daemon.games.kit.headers import numbered_header
+from gm_daemon.games.protocol import (
+    Accepted,
+    Attachment,
+    CommandError,
+    GameCommand,
+    Header,
+    Lang,
+    Line,
+    OrdersRejected,
+    Problem,
+    ProblemKind,
+    Report,
+    Resolution,
+    Seat,
+)
+from gm_daemon.games.text import match_seat
+
+HEADER_WORDS = ("Runde", "Round")
+
+
+def picture_command(state: State, seat: str, args: str, lang: Lang) -> Report:
+    """BILD <Name> / PICTURE <name>: the pairing against <Name> in the last round."""
+    record = state.last
+    if record is None:
+        raise CommandError(say(lang, "cmd_no_round"))
+    others = [Seat(s.id, s.name) for s in state.seats if s.id != seat]
+    names = layout.name_list([s.name for s in others], lang)
+    found = match_seat(args, [Seat(s.id, s.name) for s in state.seats]) if args else []
+    if len(found) > 1:
+        hits = layout.name_list([s.name for s in found], lang)
+        raise CommandError(say(lang, "cmd_ambiguous", name=args, names=hits))
+    if not found:
+        raise CommandError(say(lang, "cmd_unknown", name=args, names=names))
+    if found[0].id == seat:
+        raise CommandError(say(lang, "cmd_self", names=names))
+    v = view(record, state.lot_seed, seat, found[0].id, trace=True)
+    score = f"{v.outcome.arrivals[0]}:{v.outcome.arrivals[1]}"
+    title = say(
+        lang,
+        "cmd_title",
+        n=record.round,
+        name=v.board.name,
+        a=state.name(seat),
+        b=found[0].name,
+        score=score,
+    )
+    filename = f"hexenhalma-r{record.round}-{seat}-{found[0].id}.png"
+    lines = [title, say(lang, "cmd_frame", file=filename), ""]
+    lines += texts.pairing_lines(v, state, record.orders, lang)
+    lines += ["", *texts.log_lines(v, state, lang)]
+    png = pairing_png(v, title)
+    return Report(
+        public=layout.wrap("\n".join(lines)) + "\n",
+        attachments=[Attachment(filename, "image/png", png)],
+    )
+
+
+PICTURE = GameCommand(
+    names={"de": ("BILD",), "en": ("PICTURE",)},
+    usage={"de": say("de", "cmd_usage"), "en": say("en", "cmd_usage")},
+    help={"de": say("de", "cmd_help"), "en": say("en", "cmd_help")},
+    run=picture_command,
+)
+
+
+class Hexenhalma:
+    kind: ClassVar[str] = "hexenhalma"
+    title: ClassVar[Mapping[Lang, str]] = {"de": "Hexenhalma", "en": "Hexenhalma"}
+    Options = Options
+    State = State
+    Orders = Orders
+    resolves_on_receipt: ClassVar[bool] = False
+    phase_types: ClassVar[tuple[str, ...]] = ("round",)
+    commands: ClassVar[Sequence[GameCommand[Any]]] = (PICTURE,)
+
+    # --- lifecycle -------------------------------------------------------------------
+    def start(self, options: Options, seats: Sequence[Seat], rng: random.Random) -> State:
+        if len(seats) < 2:
+            raise ValueError("Hexenhalma needs at least two players (everyone plays everyone)")
+        return State(
+            seats=[SeatInfo(id=s.id, name=s.name) for s in seats],
+            rounds=options.round_count(),
+            scoring=options.scoring,
+            boards=list(options.boards),
+            lot_seed=f"{rng.getrandbits(64):016x}",
+        )
+
+    def resolve(
+        self,
+        state: State,
+        orders: Mapping[str, Orders],
+        rng: random.Random,
+        defaulted: frozenset[str] = frozenset(),
+    ) -> Resolution[State, Orders]:
+        """HH-15's lots come from the game's lot seed, not from ``rng``, so that anyone can
+        replay a pairing from the revealed seed whichever player is taken as the frame."""
+        record, figures = play_round(state, orders, defaulted)
+        after = state.model_copy(
+            update={
+                "round": state.round + 1,
+                "history": [*state.history, figures],
+                "last": record,
+                "finished": state.round >= state.rounds,
+            }
+        )
+        events: list[dict[str, Any]] = [
+            {"event": "pairing", **p.model_dump()} for p in record.pairings
+        ]
+        events += [{"event": "nmr", "seat": seat} for seat in record.defaulted]
+        return Resolution(
+            state=after,
+            events=events,
+            finished=after.finished,
+            ranking=ranking(after) if after.finished else None,
+        )
+
+    # --- phase facts -----------------------------------------------------------------
+    def phase_number(self, state: State) -> int:
+        return state.round
+
+    def phase_type(self, state: State) -> str:
+        return "round"
+
+    def phase_label(self, state: State, lang: Lang) -> str:
+        return say(lang, "round", n=state.round)
+
+    def read_header(self, text: str, state: State) -> Header | None:
+        return numbered_header(text, HEADER_WORDS, state.round)
+
+    def owed(self, state: State) -> set[str]:
+        return set() if state.finished else {s.id for s in state.seats}
+
+    def participants(self, state: State) -> set[str]:
+        return self.owed(state)
+
+    # --- orders ----------------------------------------------------------------------
+    def read_orders(
+        self,
+        lines: Sequence[Line],
+        state: State,
+        seat: str,
+        lang: Lang,
+        on_file: Orders | None = None,
+    ) -> Accepted[Orders]:
+        board = state.board()
+        if board is None:
+            message = say(lang, "waiting_note", n=state.round)
+            raise OrdersRejected([Problem(None, "", ProblemKind.ILLEGAL, message)])
+        lines = [line for line in lines if self.read_header(line.text, state) is None]
+        return read_orders(lines, board, lang)
+
+    def default_orders(self, state: State, seat: str) -> Orders:
+        """HH-7 / A-16: a team without orders fields no witches."""
+        return Orders()
+
+    def describe_orders(self, state: State, seat: str, orders: Orders, lang: Lang) -> str:
+        return texts.describe(state.board(), orders, lang)
+
+    def example(self, state: State, seat: str, lang: Lang) -> str:
+        if state.finished:
+            return ""
+        return guide.example_text(state.board(), lang)
+
+    # --- texts -----------------------------------------------------------------------
+    def welcome(self, state: State, seat: str, lang: Lang) -> Report:
+        others = [s.name for s in state.seats if s.id != seat]
+        intro = say(
+            lang, "welcome_intro", count=state.rounds, others=layout.name_list(others, lang)
+        )
+        text = layout.wrap(intro) + "\n\n" + guide.help_text(state.board(), state.round, lang)
+        return Report(public=text, attachments=self._board_pictures(state, lang))
+
+    def help(self, state: State, seat: str, lang: Lang) -> str:
+        return guide.help_text(state.board(), state.round, lang)
+
+    def status(self, state: State, seat: str, lang: Lang) -> Report:
+        """The current board announcement (also sent as the "new board" notice)."""
+        board = state.board()
+        if state.finished:
+            parts = [say(lang, "game_over")]
+        elif board is None:
+            parts = [say(lang, "waiting_note", n=state.round)]
+        else:
+            parts = [texts.announcement(board, state.round, lang), "", say(lang, "help_example")]
+            parts.append(guide.example_text(board, lang))
+        if state.history:
+            parts += ["", say(lang, "standings", n=len(state.history))]
+            parts += texts.standings(state, lang)
+        return Report(
+            public=layout.wrap("\n".join(parts)) + "\n",
+            attachments=self._board_pictures(state, lang),
+        )
+
+    def report(self, before: State, resolution: Resolution[State, Orders], lang: Lang) -> Report:
+        after = resolution.state
+        record = after.last
+        if record is None:
+            return Report(public="")
+        views = all_views(record, after.lot_seed)
+        private = {
+            seat: texts.result_private(after, record, seat_views, lang)
+            for seat, seat_views in views.items()
+        }
+        return Report(
+            public=texts.result_public(after, record, lang),
+            private=private,
+            attachments=self._board_pictures(after, lang),
+        )
+
+    def public_state(self, state: State) -> dict[str, Any]:
+        totals = state.totals()
+        last = state.last
+        return {
+            "round": state.round,
+            "rounds": state.rounds,
+            "finished": state.finished,
+            "scoring": state.scoring,
+            "boards": [parse_board(text).name for text in state.boards],
+            "players": [
+                {
+                    "id": s.id,
+                    "name": s.name,
+                    **totals[s.id].model_dump(),
+                    "difference": totals[s.id].difference,
+                    "league": totals[s.id].league,
+                }
+                for s in state.seats
+            ],
+            "ranking": ranking(state),
+            "last_round": None
+            if last is None
+            else {
+                "round": last.round,
+                "nmr": last.defaulted,
+                "pairings": [p.model_dump() for p in last.pairings],
+            },
+            # The lot key of HH-15 is revealed with the result, like the game's seed.
+            "lot_seed": state.lot_seed if state.finished else None,
+        }
+
+    # --- optional hooks ----------------------------------------------------------------
+    def take_options(self, state: State, options: Options) -> State:
+        """New boards are taken; a board of a round already started must stay as it was."""
+        started = min(state.round, len(state.boards)) if not state.finished else len(state.boards)
+        for i in range(started):
+            given = options.boards[i] if i < len(options.boards) else None
+            if given is None or parse_board(given) != parse_board(state.boards[i]):
+                raise ValueError(
+                    f"the board of round {i + 1} is already in play and cannot change; "
+                    f"restore board {i + 1} ({parse_board(state.boards[i]).name!r}) in "
+                    "[games.options] boards and add or change only later rounds"
+                )
+        needed = len(state.history) + (0 if state.finished else 1)
+        if options.round_count() < needed:
+            raise ValueError(f"rounds = {options.round_count()}, but round {needed} has begun")
+        update = {
+            "boards": list(options.boards),
+            "rounds": options.round_count(),
+            "scoring": options.scoring,
+        }
+        changed = any(getattr(state, k) != v for k, v in update.items())
+        return state.model_copy(update=update) if changed else state
+
+    def waiting_for(self, state: State, lang: Lang) -> str | None:
+        if state.finished or state.board() is not None:
+            return None
+        return say(lang, "waiting", n=state.round)
+
+    # --- pictures --------------------------------------------------------------------
+    @staticmethod
+    def _board_pictures(state: State, lang: Lang) -> list[Attachment]:
+        board = state.board() if not state.finished else None
+        if board is None:
+            return []
+        title = say(lang, "board_title", n=state.round, name=board.name)
+        png = board_png(board, title)
+        return [Attachment(f"hexenhalma-r{state.round}.png", "image/png", png)]
+
+
+GAME = Hexenhalma()

@@ -1,0 +1,312 @@
+"""One pairing, simulated step by step (HH-8 … HH-15): walk, suffer, cast.
+
+A round of 200 players is 19,900 pairings, so this is the hot loop of the game. Each team is
+compiled once per round into plain integer tuples in both frames (``compile_team``): a walk
+is an index delta on the padded grid, a field an index, and the rotation of the opponent is
+``size - 1 - index`` with the delta negated. The loop itself then touches only ints, lists
+and one dict of spells.
+
+The simulation runs in the frame of team ``x`` (its orders as written); team ``y`` comes in
+rotated. Fates report fields in the frame of the simulation; ``Fate.home`` turns them into
+the witch's own frame, in which players read them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from gm_daemon.games.hexenhalma.board import GOAL, START, WALL, Board
+from gm_daemon.games.hexenhalma.model import Orders, StepOrder
+
+NO_SPELL, K, M, B, I = 0, 1, 2, 3, 4  # noqa: E741 (the spell's letter)
+SPELL_CODES = {"K": K, "M": M, "B": B, "I": I}
+SPELL_LETTERS = {K: "K", M: "M", B: "B", I: "I"}
+DURATION = 5  # K, M and B are armed for the 5 steps after casting (HH-1, A-3)
+IMMUNITY = 3  # I protects during the 3 steps after casting
+AFTER_JUMP = 3  # the goal no earlier than 3 steps after a jump or an own Bann (A-7, A-8)
+
+T = TypeVar("T")
+# A compiled step: (walk delta, jump target or -1, spell code, Bann target or -1).
+Step = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True)
+class WitchPlan:
+    number: int
+    start: int
+    steps: tuple[Step, ...]
+
+
+@dataclass(frozen=True)
+class Team:
+    """A team's starting witches in one frame of one board."""
+
+    seat: str
+    witches: tuple[WitchPlan, ...]
+
+
+@dataclass(frozen=True)
+class Fate:
+    """How a witch ended (HH-14): ``kind`` is goal, burst, asleep, out, starved or blocked;
+    ``notes`` are what happened on the way: (what, field, step), e.g. ("bann", A3, 4)."""
+
+    kind: str
+    cell: int
+    t: int
+    notes: tuple[tuple[str, int, int], ...] = ()
+
+    def home(self, board: Board, rotated: bool) -> Fate:
+        """The same fate with its fields in the witch's own frame."""
+        if not rotated:
+            return self
+        notes = tuple((what, board.rot(c), t) for what, c, t in self.notes)
+        return Fate(self.kind, board.rot(self.cell), self.t, notes)
+
+
+@dataclass
+class Outcome:
+    """A pairing's result: arrivals and fates by witch number, per team (x first)."""
+
+    arrivals: tuple[int, int]
+    fates: tuple[dict[int, Fate], dict[int, Fate]]
+    log: list[tuple[int, int, int, str, int, int]] | None = None  # (t, team, no, what, f, x)
+    paths: dict[tuple[int, int], list[tuple[int, int, str]]] = field(default_factory=dict)
+
+
+def compile_team(board: Board, seat: str, orders: Orders) -> tuple[Team, Team]:
+    """The team in its home frame and rotated by 180° (directions reversed, HH-4)."""
+    deltas = {"N": -board.stride, "S": board.stride, "E": 1, "W": -1}
+    home, rotated = [], []
+    for witch in orders.starting():
+        start = board.find(witch.start)
+        if start is None:
+            continue
+        steps = tuple(_compile_step(board, deltas, s) for s in witch.steps)
+        home.append(WitchPlan(witch.number, start, steps))
+        rotated.append(WitchPlan(witch.number, board.rot(start), _rotate(board, steps)))
+    return Team(seat, tuple(home)), Team(seat, tuple(rotated))
+
+
+def _compile_step(board: Board, deltas: dict[str, int], step: StepOrder) -> Step:
+    target = board.find(step.jump) if step.jump else None
+    bann = board.find(step.bann) if step.bann else None
+    return (
+        deltas[step.walk] if step.walk else 0,
+        -1 if target is None else target,
+        SPELL_CODES.get(step.spell or "", NO_SPELL),
+        -1 if bann is None else bann,
+    )
+
+
+def _rotate(board: Board, steps: tuple[Step, ...]) -> tuple[Step, ...]:
+    last = len(board.cells) - 1
+    return tuple(
+        (-d, last - j if j >= 0 else -1, s, last - b if b >= 0 else -1) for d, j, s, b in steps
+    )
+
+
+@dataclass(frozen=True)
+class LotKey:
+    """HH-15: what a lot is seeded with, besides the step and the field."""
+
+    game: str
+    round: int
+    low: str
+    high: str
+
+
+def draw_lot(key: LotKey, t: int, field_name: str, candidates: Sequence[T]) -> T:
+    """The winner among ``candidates`` (sorted by player id, then witch number)."""
+    text = f"{key.game}|{key.round}|{key.low}|{key.high}|{t}|{field_name}"
+    seed = int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
+    return random.Random(seed).choice(candidates)
+
+
+class _Witch:
+    __slots__ = ("fatigue", "immune", "jumped", "notes", "number", "pos", "ptr", "steps", "team")
+
+    def __init__(self, team: int, plan: WitchPlan):
+        self.team = team
+        self.number = plan.number
+        self.pos = plan.start
+        self.steps = plan.steps
+        self.ptr = 0
+        self.fatigue = 0
+        self.immune = 0  # immune up to and including this step
+        self.jumped = -AFTER_JUMP  # J; with it, t >= J + 3 holds from the start
+        self.notes: list[tuple[str, int, int]] = []
+
+
+def play(board: Board, x: Team, y: Team, key: LotKey, *, trace: bool = False) -> Outcome:
+    """Simulate one pairing in x's frame (y already rotated); ``trace`` keeps a step log
+    and each witch's path for BILD/PICTURE."""
+    sim = _Pairing(board, x, y, key, trace)
+    return sim.run()
+
+
+class _Pairing:
+    def __init__(self, board: Board, x: Team, y: Team, key: LotKey, trace: bool):
+        self.board = board
+        self.cells = board.cells
+        self.key = key
+        self.low_is_x = x.seat == key.low
+        self.order = (x.seat, y.seat)
+        self.goal = (GOAL, START)  # x aims for Z; rotated y aims for the frame's S
+        self.witches = [_Witch(0, w) for w in x.witches] + [_Witch(1, w) for w in y.witches]
+        self.fates: tuple[dict[int, Fate], dict[int, Fate]] = ({}, {})
+        self.occupied: tuple[set[int], set[int]] = (set(), set())
+        self.spells: dict[int, tuple[int, int, int, int]] = {}  # cell: (spell, team, T, c)
+        self.log: list[tuple[int, int, int, str, int, int]] | None = [] if trace else None
+        self.paths: dict[tuple[int, int], list[tuple[int, int, str]]] = {}
+        if trace:
+            for w in self.witches:
+                self.paths[(w.team, w.number)] = [(0, w.pos, "")]
+
+    def run(self) -> Outcome:
+        running = self.witches
+        limit = self.board.max_steps
+        for t in range(1, limit + 1):
+            if not running:
+                break
+            running = self._walk(running, t)
+            running = self._suffer(running, t)
+            running = self._cast(running, t)
+        for w in running:  # HH-11
+            self._end(w, "starved", limit)
+        arrivals = (
+            sum(f.kind == "goal" for f in self.fates[0].values()),
+            sum(f.kind == "goal" for f in self.fates[1].values()),
+        )
+        return Outcome(arrivals, self.fates, self.log, self.paths)
+
+    def _end(self, w: _Witch, kind: str, t: int) -> None:
+        self.fates[w.team][w.number] = Fate(kind, w.pos, t, tuple(w.notes))
+        if self.log is not None:
+            self.log.append((t, w.team, w.number, kind, w.pos, 0))
+
+    def _note(self, w: _Witch, what: str, t: int, extra: int = 0) -> None:
+        if self.log is not None:
+            self.log.append((t, w.team, w.number, what, w.pos, extra))
+
+    # --- phase 1 (HH-8) ------------------------------------------------------------------
+    def _walk(self, running: list[_Witch], t: int) -> list[_Witch]:
+        cells, still, entering = self.cells, [], []
+        for w in running:
+            delta, target, _, _ = w.steps[w.ptr]
+            w.ptr += 1
+            if target >= 0:
+                w.pos = target
+                w.jumped = t
+            else:
+                w.pos += delta
+            if self.log is not None:
+                self._note(w, "jump" if target >= 0 else "walk", t)
+                self.paths[(w.team, w.number)].append((t, w.pos, "~" if target >= 0 else "-"))
+            cell = cells[w.pos]
+            if cell == WALL or (cell in "SZ" and cell != self.goal[w.team]):
+                self._end(w, "out", t)
+            elif cell in "SZ":
+                entering.append(w)
+            else:
+                still.append(w)
+        if entering:
+            self._arrive(entering, t)
+        return still
+
+    def _arrive(self, entering: list[_Witch], t: int) -> None:
+        """A-11: one witch per team and goal field; the lowest number who may arrive."""
+        minimum = self.board.min_steps
+        for w in sorted(entering, key=lambda w: (w.team, w.number)):
+            taken = self.occupied[w.team]
+            if w.pos not in taken and t >= minimum and t >= w.jumped + AFTER_JUMP:
+                taken.add(w.pos)
+                self._end(w, "goal", t)
+            else:
+                self._end(w, "blocked", t)
+
+    # --- phase 2 (HH-9) ------------------------------------------------------------------
+    def _suffer(self, running: list[_Witch], t: int) -> list[_Witch]:
+        still, spells = [], self.spells
+        limit = self.board.max_steps
+        for w in running:
+            record = spells.get(w.pos)
+            if record is not None and t - record[3] <= DURATION:
+                if w.immune >= t:
+                    w.notes.append(("immune", w.pos, t))
+                    self._note(w, "immune_saved", t, record[0])
+                elif not self._hit(w, record, t):
+                    continue
+            if t > limit - w.fatigue:
+                self._end(w, "asleep", t)
+                continue
+            still.append(w)
+        return still
+
+    def _hit(self, w: _Witch, record: tuple[int, int, int, int], t: int) -> bool:
+        """Apply one spell; False when the witch burst. A Bann moves her and she suffers
+        a K or M at the target (a Bann there has no effect)."""
+        spell, team, target, _ = record
+        if spell == B:
+            w.pos = target
+            w.notes.append(("bann", target, t))
+            if team == w.team:
+                w.jumped = t
+            if self.log is not None:
+                self._note(w, "bann", t)
+                self.paths[(w.team, w.number)].append((t, w.pos, "b"))
+            there = self.spells.get(target)
+            if there is None or t - there[3] > DURATION or there[0] == B:
+                return True
+            spell = there[0]
+        if spell == K:
+            self._end(w, "burst", t)
+            return False
+        w.fatigue += self.board.sleep
+        w.notes.append(("sleep", w.pos, t))
+        self._note(w, "fatigue", t, w.fatigue)
+        return True
+
+    # --- phase 3 (HH-10) -----------------------------------------------------------------
+    def _cast(self, running: list[_Witch], t: int) -> list[_Witch]:
+        casts: dict[int, list[_Witch]] = {}
+        for w in running:
+            spell = w.steps[w.ptr - 1][2]
+            if spell == I:
+                w.immune = t + IMMUNITY
+                self._note(w, "cast", t, I)
+            elif spell:
+                casts.setdefault(w.pos, []).append(w)
+        for cell, casters in casts.items():
+            self._place(cell, casters, t)
+        still, limit = [], self.board.max_steps
+        for w in running:
+            if w.fatigue and t >= limit - w.fatigue:
+                self._end(w, "asleep", t)
+            elif w.ptr == len(w.steps):
+                self._end(w, "starved", t)
+            else:
+                still.append(w)
+        return still
+
+    def _place(self, cell: int, casters: list[_Witch], t: int) -> None:
+        """A-5: one spell per field, the newest wins; several at once: HH-15's lot."""
+        if len(casters) > 1:
+            casters = sorted(casters, key=lambda w: (self.order[w.team], w.number))
+            name = self.board.field_name(cell if self.low_is_x else self.board.rot(cell))
+            winner = draw_lot(self.key, t, name, casters)
+        else:
+            winner = casters[0]
+        for w in casters:
+            self._note(w, "cast" if w is winner else "lost_lot", t, w.steps[w.ptr - 1][2])
+        _, _, spell, bann = winner.steps[winner.ptr - 1]
+        self.spells[cell] = (spell, winner.team, bann, t)
+
+
+def seat_order(seats: Sequence[str]) -> list[tuple[str, str]]:
+    """Every unordered pair once, the lower id first (the frame of the simulation)."""
+    ordered = sorted(seats)
+    return [(a, b) for i, a in enumerate(ordered) for b in ordered[i + 1 :]]

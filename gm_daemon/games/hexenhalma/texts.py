@@ -1,0 +1,250 @@
+"""Everything Hexenhalma writes for players: the board announcement, the acknowledgement,
+fates, the result mail and the step log. Words come from ``phrases.toml``; layout from
+kit.layout. Fields are always shown in the reader's own frame (his S at the bottom)."""
+
+from __future__ import annotations
+
+from gm_daemon.games.hexenhalma.board import GOAL, Board, parse_board
+from gm_daemon.games.hexenhalma.check import budget, walk_fields
+from gm_daemon.games.hexenhalma.model import Orders, RoundRecord, State, WitchOrder
+from gm_daemon.games.hexenhalma.rounds import View, ranking
+from gm_daemon.games.hexenhalma.simulate import SPELL_LETTERS, Fate
+from gm_daemon.games.hexenhalma.words import say
+from gm_daemon.games.kit import layout
+from gm_daemon.games.protocol import Lang
+
+WITCH_WORD = {"de": "Hexe", "en": "Witch"}
+
+
+# --- the board ------------------------------------------------------------------------
+def announcement(board: Board, round_no: int, lang: Lang) -> str:
+    """§3's board announcement: title, numbers, allowances, the grid, the legend."""
+    spells = board.allowance_text() or say(lang, "no_spells")
+    scope = "board_spells_team" if board.scope == "team" else "board_spells_witch"
+    lines = [
+        say(lang, "board_title", n=round_no, name=board.name),
+        say(
+            lang,
+            "board_numbers",
+            witches=board.witches,
+            min=board.min_steps,
+            max=board.max_steps,
+            sleep=board.sleep,
+        ),
+        say(lang, scope, spells=spells),
+        *board.grid_lines(),
+        say(lang, "board_legend"),
+    ]
+    return "\n".join(lines)
+
+
+# --- orders ---------------------------------------------------------------------------
+def step_word(board: Board, g: int, field: int, witch: WitchOrder, lang: Lang) -> str:
+    step = witch.steps[g - 1]
+    name = ("~" if step.jump else "") + board.field_name(field)
+    if step.spell:
+        name += f"[B>{step.bann}]" if step.spell == "B" else f"[{step.spell}]"
+    if board.kind(field) == GOAL:
+        name += " " + say(lang, "goal_mark")
+    return f"▸{g} {name}"
+
+
+def witch_lines(board: Board, witch: WitchOrder, lang: Lang) -> list[str]:
+    """``Hexe 2: D7 ▸1 D6[I] ▸2 D5 … ▸6 D1 (Ziel)``, wrapped at 78 columns."""
+    prefix = f"{WITCH_WORD.get(lang, 'Witch')} {witch.number}: "
+    if witch.void is not None:
+        reason = say(lang, witch.void.reason, **witch.void.values)
+        text = say(lang, "not_starting", number=witch.number, reason=reason)
+        return layout.flow(text.removeprefix(prefix).split(" "), prefix=prefix)
+    fields = walk_fields(board, witch)
+    words = [board.field_name(fields[0])]
+    words += [step_word(board, g, f, witch, lang) for g, f in enumerate(fields[1:], 1)]
+    return layout.flow(words, prefix=prefix)
+
+
+def describe(board: Board | None, orders: Orders, lang: Lang) -> str:
+    if board is None or not orders.witches:
+        return say(lang, "no_witches")
+    lines = [line for w in orders.witches for line in witch_lines(board, w, lang)]
+    used = budget(board, orders)
+    if board.scope == "team":
+        parts = [f"{s} {used[s]}/{n}" for s, n in board.allowance]
+    else:
+        parts = [f"{s} {used[s]}" for s, _ in board.allowance]
+    lines.append(say(lang, "budget", used="  ".join(parts)))
+    if any(w.void for w in orders.witches) and orders.starting():
+        lines.append(say(lang, "rest_plays"))
+    return "\n".join(lines)
+
+
+def compact(orders: Orders, lang: Lang) -> str:
+    """The canonical relative form (what ``example`` sends), one line per witch."""
+    return "\n".join(_compact_witch(w, lang) for w in orders.witches)
+
+
+def _compact_witch(witch: WitchOrder, lang: Lang) -> str:
+    parts: list[str] = []
+    run = 0
+    for i, step in enumerate(witch.steps):
+        if step.jump:
+            parts.append(f"@{step.jump}" + _spell_suffix(step.spell, step.bann))
+            continue
+        run += 1
+        nxt = witch.steps[i + 1] if i + 1 < len(witch.steps) else None
+        if nxt is not None and nxt.walk == step.walk and not step.spell:
+            continue
+        parts.append(f"{step.walk}{run if run > 1 else ''}" + _spell_suffix(step.spell, step.bann))
+        run = 0
+    return f"{WITCH_WORD.get(lang, 'Witch')} {witch.number}: {witch.start} | {', '.join(parts)}"
+
+
+def _spell_suffix(spell: str | None, bann: str | None) -> str:
+    if spell is None:
+        return ""
+    return f"+B>{bann}" if spell == "B" else f"+{spell}"
+
+
+# --- fates ----------------------------------------------------------------------------
+def step_text(t: int, lang: Lang) -> str:
+    return say(lang, "step_short", t=t)
+
+
+def fate_text(board: Board, fate: Fate | None, lang: Lang) -> str:
+    """E.g. "gebannt nach A3 (S4), ins Aus auf A1 (S6)"."""
+    if fate is None:
+        return say(lang, "fate_absent")
+    notes = [
+        say(lang, f"note_{what}", field=board.field_name(cell), step=step_text(t, lang))
+        for what, cell, t in fate.notes
+    ]
+    key = f"fate_{fate.kind}"
+    if fate.kind == "out":
+        inside = board.find(board.field_name(fate.cell)) is not None
+        key = (
+            "fate_out_start"
+            if board.kind(fate.cell) in "SZ"
+            else ("fate_out" if inside else "fate_out_edge")
+        )
+    notes.append(say(lang, key, field=board.field_name(fate.cell), step=step_text(fate.t, lang)))
+    return ", ".join(notes)
+
+
+def pairing_lines(v: View, state: State, orders: dict[str, Orders], lang: Lang) -> list[str]:
+    score = f"{sum(f.kind == 'goal' for f in v.mine.values())}:" + str(
+        sum(f.kind == "goal" for f in v.theirs.values())
+    )
+    lines = [f"{state.name(v.me)} – {state.name(v.other)} {score}"]
+    for seat, fates in ((v.me, v.mine), (v.other, v.theirs)):
+        numbers = sorted({w.number for w in orders[seat].witches} | set(fates))
+        for number in numbers:
+            label = f"  {state.name(seat)} H{number}: "
+            text = fate_text(v.board, fates.get(number), lang)
+            lines.extend(layout.flow(text.split(" "), prefix=label))
+    return lines
+
+
+# --- standings ------------------------------------------------------------------------
+def standings(state: State, lang: Lang) -> list[str]:
+    totals = state.totals()
+    league = state.scoring == "league"
+    header = [
+        "",
+        say(lang, "col_player"),
+        *([say(lang, "col_points")] if league else []),
+        say(lang, "col_arrivals"),
+        say(lang, "col_conceded"),
+        say(lang, "col_difference"),
+        say(lang, "col_won"),
+        say(lang, "col_drawn"),
+        say(lang, "col_lost"),
+    ]
+    rows = []
+    for place, group in layout.places(ranking(state)):
+        for i, seat in enumerate(group):
+            t = totals[seat]
+            rows.append(
+                [
+                    f"{place}." if i == 0 else "",
+                    state.name(seat),
+                    *([str(t.league)] if league else []),
+                    str(t.arrivals),
+                    str(t.conceded),
+                    f"{t.difference:+d}" if t.difference else "0",
+                    str(t.wins),
+                    str(t.draws),
+                    str(t.losses),
+                ]
+            )
+    right = set(range(2, len(header))) | {0}
+    note = say(lang, "scoring_note_league" if league else "scoring_note_arrivals")
+    return [*layout.table(rows, header=header, right=right), note]
+
+
+MATRIX_LIMIT = 12  # beyond this many players the matrix no longer fits a mail
+
+
+def matrix(state: State, record: RoundRecord, lang: Lang) -> list[str]:
+    seats = [s.id for s in state.seats if s.id in record.orders]
+    if len(seats) > MATRIX_LIMIT:
+        return [say(lang, "matrix_too_big")]
+    scores = {}
+    for p in record.pairings:
+        scores[(p.a, p.b)] = f"{p.score_a}:{p.score_b}"
+        scores[(p.b, p.a)] = f"{p.score_b}:{p.score_a}"
+    header = ["", *(state.name(s) for s in seats)]
+    rows = [[state.name(r), *(scores.get((r, c), "–") for c in seats)] for r in seats]
+    return [say(lang, "matrix"), *layout.table(rows, header=header, right=set(range(1, 99)))]
+
+
+def result_public(state: State, record: RoundRecord, lang: Lang) -> str:
+    board = parse_board(record.board)
+    lines = [say(lang, "result_title", n=record.round, name=board.name), ""]
+    lines += matrix(state, record, lang)
+    if record.defaulted:
+        names = layout.name_list([state.name(s) for s in record.defaulted], lang)
+        lines += ["", say(lang, "nmr_teams", names=names)]
+    if state.finished:
+        lines += ["", say(lang, "final", count=record.round)]
+    else:
+        lines += ["", say(lang, "standings", n=record.round)]
+    lines += standings(state, lang)
+    lines.append("")
+    if state.finished:
+        lines += [say(lang, "game_over"), say(lang, "lot_seed", seed=state.lot_seed)]
+    else:
+        nxt = state.board()
+        lines.append(say(lang, "next_round"))
+        if nxt is None:
+            lines.append(say(lang, "waiting_note", n=state.round))
+        else:
+            lines.append(announcement(nxt, state.round, lang))
+    return layout.wrap("\n".join(lines)) + "\n"
+
+
+def result_private(state: State, record: RoundRecord, views: list[View], lang: Lang) -> str:
+    lines = [say(lang, "your_pairings"), ""]
+    for v in views:
+        lines += pairing_lines(v, state, record.orders, lang)
+    lines += ["", say(lang, "picture_hint")]
+    return layout.wrap("\n".join(lines)) + "\n"
+
+
+# --- the step log (BILD / PICTURE) ------------------------------------------------------
+def log_lines(v: View, state: State, lang: Lang) -> list[str]:
+    board, names = v.board, (state.name(v.me), state.name(v.other))
+    lines, current = [say(lang, "cmd_log")], 0
+    for t, team, number, what, cell, extra in v.outcome.log or []:
+        if t != current:
+            lines.append(say(lang, "cmd_step", t=t))
+            current = t
+        if what == "cast" and extra == 4:
+            what = "cast_immune"
+        text = say(
+            lang,
+            f"log_{what}",
+            field=board.field_name(cell),
+            spell=SPELL_LETTERS.get(extra, ""),
+            extra=extra,
+        )
+        lines.append(f"  {names[team]} H{number} {text}")
+    return lines

@@ -1,0 +1,77 @@
+"""Protocol v2 for Hornberg: the example every seat is shown reads back for that seat (a
+play of a card in his hand when on turn, a PLAN otherwise), help follows the options, and
+the turn header is the game's own."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from gm_daemon.games.hornberg import GAME
+from gm_daemon.games.hornberg.model import State
+from gm_daemon.games.hornberg.options import Options
+from gm_daemon.games.protocol import Header, Line
+
+from .randomplay import seats
+
+
+def _check_examples(state: State, lang: str) -> None:
+    for seat in sorted(GAME.participants(state)):
+        example = GAME.example(state, seat, lang)
+        if seat in state.out:
+            assert example == ""
+            continue
+        assert example, seat
+        accepted = GAME.read_orders([Line(1, example)], state, seat, lang)
+        assert all(m.card in state.hands[seat] for m in accepted.orders.moves)
+        on_turn = seat == state.to_move
+        assert (accepted.orders.plan == "none") == on_turn, example
+        assert example in GAME.help(state, seat, lang)
+        assert example in GAME.status(state, seat, lang).private[seat]
+
+
+@pytest.mark.parametrize("variant", ["dd", "kq"])
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_a_game_played_by_its_examples_reads_every_example(variant: str, lang: str) -> None:
+    state = GAME.start(Options(variant=variant), seats(3), random.Random(7))
+    for seat in state.seat_ids:
+        assert GAME.example(state, seat, lang) in GAME.welcome(state, seat, lang).private[seat]
+    rng = random.Random(7)
+    while not state.finished and state.turn < 60:
+        _check_examples(state, lang)
+        seat = state.to_move
+        assert seat is not None
+        orders = GAME.read_orders([Line(1, GAME.example(state, seat, lang))], state, seat, lang)
+        state = GAME.resolve(state, {seat: orders.orders}, rng, frozenset()).state
+
+
+def test_help_follows_the_options() -> None:
+    options = Options(variant="dd", plans=False, nmr_policy="skip")
+    state = GAME.start(options, seats(3), random.Random(1))
+    other = next(s for s in state.seat_ids if s != state.to_move)
+    assert GAME.example(state, other, "de") == ""
+    text = GAME.help(state, other, "de")
+    assert "Reihe III" in text and "Kanone bl5 auf B4" not in text
+    assert "PLAN" not in text and "verfällt Ihr Zug" in text
+    kq = GAME.start(Options(variant="kq"), seats(3), random.Random(1))
+    assert "Kanone bl5 auf B4" in GAME.help(kq, "anna", "de")
+
+
+def test_a_skipped_turn_reads_well_in_the_nmr_list() -> None:
+    state = GAME.start(Options(variant="dd", nmr_policy="skip"), seats(3), random.Random(1))
+    seat = state.to_move
+    assert seat is not None
+    orders = GAME.default_orders(state, seat)
+    assert GAME.describe_orders(state, seat, orders, "de") == "(Zug verfällt)"
+    resolution = GAME.resolve(state, {seat: orders}, random.Random(1), frozenset({seat}))
+    assert resolution.events[0]["event"] == "skipped"
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [("Zug: 1", Header.CURRENT), ("Turn 2", Header.OTHER), ("ro4 O von ge2", None)],
+)
+def test_the_turn_header(line: str, expected: Header | None) -> None:
+    state = GAME.start(Options(variant="kq"), seats(3), random.Random(1))
+    assert GAME.read_header(line, state) == expected
