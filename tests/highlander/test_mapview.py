@@ -60,16 +60,22 @@ def test_tournament_views_name_their_board() -> None:
     assert view.units == [MapUnit(1, "A", "PAR")]
 
 
-def test_map_command_and_results_carry_the_png_when_the_picture_exists() -> None:
-    """Before ``picture.py`` is installed the engine sends no picture and fails nowhere."""
+def test_map_command_results_and_status_carry_the_png() -> None:
     state = position(E3_POSITION)
     [command] = GAME.commands
     assert command.names["de"] == ("KARTE",) and command.names["en"] == ("MAP",)
-    report = command.run(state, "P1", "", "de")
-    pictures = report.attachments
-    drawn = views.render(_view(state)) is not None
-    assert len(pictures) == (1 if drawn else 0)
-    for picture in pictures:
-        assert picture.content_type == "image/png" and picture.data.startswith(b"\x89PNG")
+    [picture] = command.run(state, "P1", "", "de").attachments
+    assert picture.content_type == "image/png" and picture.data.startswith(b"\x89PNG")
+    assert picture.data == views.render(_view(state))
     resolution = play(state, {"P1": E3})
-    assert len(GAME.report(state, resolution, "de").attachments) == (1 if drawn else 0)
+    [result] = GAME.report(state, resolution, "de").attachments
+    assert result.data.startswith(b"\x89PNG") and result.data != picture.data
+    assert len(GAME.status(resolution.state, "P2", "en").attachments) == 1
+
+
+def test_a_match_has_one_picture_per_board_and_none_before_the_units() -> None:
+    state = position({"step": "movement", "A": {"units": {"P1": "A PAR"}},
+                      "B": {"units": {"P2": "A PAR"}}}, {"tournament": True})  # fmt: skip
+    names = [a.filename for a in GAME.status(state, "P1", "de").attachments]
+    assert names == ["karte-5-a.png", "karte-5-b.png"]
+    assert GAME.status(position({"step": "ballot"}), "P1", "de").attachments == []

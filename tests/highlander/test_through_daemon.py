@@ -76,7 +76,11 @@ def test_whole_game_through_the_daemon(tmp_path: Path, name: str) -> None:
             h.run()
         assert h.phase("hl") == phase + 1 or h.finished("hl"), f"step {number} not resolved"
     assert h.finished("hl")
-    final = latest_body(h, "P1")
+    last = h.mails_to(PLAYERS["P1"][1])[-1]
+    pictures = [data for name, data in h.attachments(last).items() if name.endswith(".png")]
+    assert len(pictures) == (2 if name == "game-tournament" else 1)
+    assert all(data.startswith(b"\x89PNG") for data in pictures)
+    final = h.body(last)
     assert "Spielende: Anna gewinnt." in final
     if name == "game-tournament":
         assert "Match: Sieg Anna" in final and "(31 : 30)" in final
@@ -111,3 +115,4 @@ def test_stale_header_rejected_build_and_map(tmp_path: Path) -> None:
     send(h, "P1", "KARTE")
     answer = run(h)[-1]
     assert "1901 Bewegung" in h.body(answer)
+    assert list(h.attachments(answer)) == ["karte-3.png"]

@@ -1,6 +1,5 @@
 """The map picture of a board: the ``MapView`` built from the stored state and the last
-phase's orders, and the PNG drawn from it by ``picture.render_map`` (another module's work,
-imported lazily so the engine runs, and its tests pass, where it is not yet installed).
+phase's orders, and the PNG ``picture.render_map`` draws from it.
 
 A result map shows the position after the phase, with the phase's orders as arrows from
 where each unit stood; failed orders are marked, dislodged units drawn beside their province.
@@ -11,6 +10,7 @@ from __future__ import annotations
 from gm_daemon.games.highlander import boards
 from gm_daemon.games.highlander.mapview import MapArrow, MapUnit, MapView
 from gm_daemon.games.highlander.model import BoardRecord, BoardState, State
+from gm_daemon.games.highlander.picture import render_map
 from gm_daemon.games.highlander.wording import PHRASES
 from gm_daemon.games.protocol import Attachment
 
@@ -61,12 +61,7 @@ def arrow(text: str, result: str) -> MapArrow | None:
     return None
 
 
-def render(view: MapView) -> bytes | None:
-    """The PNG of ``view``; None while ``picture.py`` is not part of the package."""
-    try:
-        from gm_daemon.games.highlander.picture import render_map  # type: ignore[import-not-found]
-    except ImportError:
-        return None
+def render(view: MapView) -> bytes:
     return render_map(view)
 
 
@@ -78,7 +73,6 @@ def attachments(state: State, records: dict[str, BoardRecord], title: str, lang:
         if not board.units:
             continue
         data = render(map_view(state, board, records.get(board.name), title, lang))
-        if data is not None:
-            name = f"{stem}-{board.name.lower()}.png" if state.options.tournament else f"{stem}.png"
-            found.append(Attachment(name, "image/png", data))
+        name = f"{stem}-{board.name.lower()}.png" if state.options.tournament else f"{stem}.png"
+        found.append(Attachment(name, "image/png", data))
     return found
