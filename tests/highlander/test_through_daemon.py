@@ -50,10 +50,6 @@ def run(h: DaemonHarness) -> list[Any]:
     return h.run()
 
 
-def latest_body(h: DaemonHarness, seat: str) -> str:
-    return h.body(h.mails_to(PLAYERS[seat][1])[-1])
-
-
 @pytest.mark.parametrize("name", ["game-single", "game-tournament"])
 def test_whole_game_through_the_daemon(tmp_path: Path, name: str) -> None:
     scenario = load_scenario(HERE / "scenarios" / f"{name}.toml")

@@ -280,6 +280,7 @@ class _Context:
     seat: str
     builds: int = 0
     removals: int = 0
+    sites: set[str] = field(default_factory=set)  # centres already built in by this mail
 
     def __post_init__(self) -> None:
         self.units = boards.units_of(self.board)
@@ -388,10 +389,12 @@ def _build(mail: _Mail, ctx: _Context, line: Line, order: Order) -> str | None:
             mail.say("build_sites", sites=", ".join(free)),
         )
         return None
-    if centre not in free:
+    if centre not in free or centre in ctx.sites:
+        left = ", ".join(c for c in free if c not in ctx.sites) or "–"
         mail.add(line, ProblemKind.ILLEGAL, mail.say("site_occupied", centre=centre),
-                 mail.say("build_sites", sites=", ".join(free) or "–"))  # fmt: skip
+                 mail.say("build_sites", sites=left))  # fmt: skip
         return None
+    ctx.sites.add(centre)
     return f"BUILD {boards.unit_token(unit)}"
 
 
