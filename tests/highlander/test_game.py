@@ -95,7 +95,7 @@ def test_sample_reasons_of_every_kind() -> None:
         "no order; dislodged by A BUR": "kein Befehl; vertrieben von A BUR",
         "bounced with A VIE; disbanded": "abgeprallt mit A VIE; aufgelöst",
         "which coast of SPA: SPA/NC or SPA/SC?": "welche Küste von SPA: SPA/NC oder SPA/SC?",
-        "convoy paradox: the fleet holds (Szykman rule)": "Konvoi-Paradox: die Flotte hält (Szykman-Regel)",
+        "no convoy path": "kein Konvoiweg",
         "F LON belongs to P2": "F LON gehört Bert",
     }
     for english, german in samples.items():
