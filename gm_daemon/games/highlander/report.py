@@ -295,8 +295,8 @@ def private_status(state: State, seat: str, lang: str) -> str:
     centres while placing."""
     if seat in state.sealed:
         key = "your_list"
-        return PHRASES(lang, key, items=", ".join(state.sealed[seat])) + "\n"
+        return wrap(PHRASES(lang, key, items=", ".join(state.sealed[seat]))) + "\n"
     if state.step == "setup" and state.boards:
         centres = ", ".join(state.boards[0].starting.get(seat, [])) or "–"
-        return PHRASES(lang, "your_centres_now", centres=centres) + "\n"
+        return wrap(PHRASES(lang, "your_centres_now", centres=centres)) + "\n"
     return ""
