@@ -27,7 +27,8 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable
-from functools import cache
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
 
 from lark import Lark
 from lark.lexer import PatternStr
@@ -51,50 +52,70 @@ from gm_daemon.games.highlander.diplomacy.orders import (
 # The grammars/diplomacy.lark this reader was checked against (see the module docstring).
 GRAMMAR_SHA256 = "7d29850d56c49a6337fb1a27dc86a7e1573db32d92587d54204ae589d93a3a00"
 
-NAME = "name"
-_KEYWORD_RULES = (
-    "army", "fleet", "_to", "_hold", "_support", "_convoy", "_retreat", "_disband", "_build",
-    "_remove", "_waive", "_via",
-)  # fmt: skip
-_COAST_SYMBOLS = {"SLASH": "/", "LPAR": "(", "RPAR": ")"}
+_KEYWORD_RULES = {
+    "army": "a", "fleet": "f", "_to": "t", "_hold": "h", "_support": "s", "_convoy": "c",
+    "_retreat": "r", "_disband": "d", "_build": "b", "_remove": "x", "_waive": "w", "_via": "v",
+}  # fmt: skip
+NAME = "n"  # a word that is no keyword; keyword words are the letters above
+_SYMBOLS = {"_to": "-", "SLASH": "/", "LPAR": "(", "RPAR": ")"}  # symbols: no letters
 
 _LETTER = "A-Za-zÄÖÜäöüß"  # the part of the grammar's NAME alphabet read here
 _WS = "[ \t\f\r\n]*"  # the grammar's WS, and nothing Python's \s adds
-_TOKEN = re.compile(rf"{_WS}(?:([{_LETTER}][{_LETTER}.']*)|(->|=>|[-–—>/()]))")
+_TOKEN = re.compile(rf"{_WS}([{_LETTER}][{_LETTER}.']*|->|=>|[-–—>/()])")
 _TAIL = re.compile(rf"{_WS}(?:[.,;]+{_WS})?")  # the grammar ignores trailing punctuation
 _PLAIN = re.compile(r"[A-Za-z]+(?: [A-Za-z]+)*")  # name_key of these is just lower()
 
-Token = tuple[str, str]  # (class, text): class is a keyword rule, a symbol's or NAME
+_CACHE_LIMIT = 4096  # entries per table: mail is untrusted, so the tables cannot grow forever
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """Where one unit or place stands among the tokens: the name, then the coast's words."""
+
+    kind: str | None  # ARMY / FLEET / None for a unit; PLACE for a bare place
+    name: tuple[int, int]
+    coast: tuple[int, int] | None
+
+
+PLACE = "place"
+Plan = tuple[str, bool, tuple[Span, ...]]  # the order's form, "via convoy", its pieces
 
 
 def quick_read(text: str, board: Board, classes: dict[str, str]) -> Order | None:
     """The order the grammar reads from ``text`` (already hyphen-joined), or None when only
     the grammar can tell. ``classes`` is ``keyword_classes`` of the grammar in use."""
-    tokens = _tokens(text, classes)
-    if not tokens:
+    words = _words(text)
+    if words is None or not classes:
         return None
-    return _Reader(tokens, board).order()
+    signature = "".join([classes.get(w.lower(), NAME) for w in words])
+    plan = _plan(signature)
+    if plan is None:
+        return None
+    return _build(plan, words, _tables(board))
 
 
 @cache
 def keyword_classes(parser: Lark) -> dict[str, str]:
-    """Lower-case keyword words and exact symbols -> their grammar rule ("_to", "army", ...);
-    empty (quick reader off) when the grammar is not the one this module was checked against."""
+    """Lower-case keyword words and exact symbols -> one letter or symbol for their grammar
+    rule ("to" -> "t", "-" -> "-"); empty (quick reader off) when the grammar is not the one
+    this module was checked against."""
     if not grammar_matches(parser):
         return {}
-    wanted = {*_KEYWORD_RULES, "coast"}
     terminals = {t.name: t for t in parser.terminals}
     classes: dict[str, str] = {}
     for rule in parser.rules:
-        if rule.origin.name not in wanted:
+        rule_name = str(rule.origin.name)
+        if rule_name not in _KEYWORD_RULES and rule_name != "coast":
             continue
         for symbol in rule.expansion:
             term = terminals.get(symbol.name)
             if term is None or not isinstance(term.pattern, PatternStr):
                 continue
             value = term.pattern.value
-            word = value.lower() if "i" in term.pattern.flags else value
-            classes[word] = _COAST_SYMBOLS.get(symbol.name, str(rule.origin.name))
+            if value.isalpha():
+                classes[value.lower()] = _KEYWORD_RULES[rule_name]
+            else:
+                classes[value] = _SYMBOLS.get(symbol.name) or _SYMBOLS[rule_name]
     return classes
 
 
@@ -104,161 +125,208 @@ def grammar_matches(parser: Lark) -> bool:
     return digest == GRAMMAR_SHA256
 
 
-def _tokens(text: str, classes: dict[str, str]) -> list[Token] | None:
+def _words(text: str) -> list[str] | None:
     """The tokens the grammar's lexer produces, or None for anything outside the plain
     alphabet (other letters, other spaces, punctuation inside the order)."""
-    tokens: list[Token] = []
+    words: list[str] = []
     pos = 0
     match = _TOKEN.match
     while (m := match(text, pos)) is not None:
-        word, symbol = m.groups()
-        if word is not None:
-            tokens.append((classes.get(word.lower(), NAME), word))
-        else:
-            tokens.append((classes.get(symbol, NAME), symbol))
+        words.append(m.group(1))
         pos = m.end()
-    if not classes or _TAIL.fullmatch(text, pos) is None:
-        return None
-    return tokens
+    return words if words and _TAIL.fullmatch(text, pos) is not None else None
 
 
-class _Reader:
-    """Recursive descent over the tokens; every method returns None when unsure."""
+# --- the grammar, over the signature of the tokens ----------------------------------------
 
-    __slots__ = ("board", "pos", "tokens")
 
-    def __init__(self, tokens: list[Token], board: Board):
-        self.tokens = tokens
-        self.board = board
+@lru_cache(maxsize=_CACHE_LIMIT)
+def _plan(signature: str) -> Plan | None:
+    """The order's form and pieces for a signature such as "an-n" ("A PAR - BUR"). The same
+    signature always parses the same way, and mail uses few, hence the cache."""
+    return _Parser(signature).order()
+
+
+class _Parser:
+    """Recursive descent over the signature; every method gives None when unsure."""
+
+    __slots__ = ("pos", "sig")
+
+    def __init__(self, signature: str):
+        self.sig = signature
         self.pos = 0
 
-    def peek(self) -> str | None:
-        return self.tokens[self.pos][0] if self.pos < len(self.tokens) else None
-
-    def take(self, cls: str) -> bool:
-        if self.peek() == cls:
+    def take(self, classes: str) -> bool:
+        if self.pos < len(self.sig) and self.sig[self.pos] in classes:
             self.pos += 1
             return True
         return False
 
-    def done(self, order: Order | None) -> Order | None:
-        return order if self.pos == len(self.tokens) else None
-
-    def order(self) -> Order | None:
-        first = self.peek()
-        if first == "_waive":
-            self.pos += 1
-            self.take("_build")
-            return self.done(Waive())
-        prefixed = _PREFIXED.get(first or "")
-        if prefixed is not None:
-            self.pos += 1
-            unit = self.unit()
-            return self.done(prefixed(unit)) if unit is not None else None
-        unit = self.unit()
-        if unit is None:
+    def done(self, form: str, *spans: Span | None, via: bool = False) -> Plan | None:
+        if self.pos != len(self.sig) or None in spans:
             return None
-        tail = _TAILS.get(self.peek() or "")
-        return tail(self, unit) if tail is not None else None
+        return form, via, tuple(s for s in spans if s is not None)
 
-    # --- the rest of an order that starts with its unit -------------------------------
-    def hold(self, unit: UnitRef) -> Order | None:
+    def order(self) -> Plan | None:
+        if self.take("w"):
+            self.take("b")
+            return self.done("waive")
+        for letter, form in (("d", "disband"), ("b", "build"), ("x", "remove")):
+            if self.take(letter):
+                return self.done(form, self.unit())
+        unit = self.unit()
+        if unit is None or self.pos == len(self.sig):
+            return None
+        action = self.sig[self.pos]
         self.pos += 1
-        return self.done(Hold(unit))
+        return self.action(action, unit)
 
-    def move(self, unit: UnitRef) -> Order | None:
+    def action(self, action: str, unit: Span) -> Plan | None:
+        """What follows the unit: "h", "-" or "t" (a move), "s", "c", "r", "d", "b", "x"."""
+        simple = {"h": "hold", "d": "disband", "b": "build", "x": "remove"}
+        if action in simple:
+            return self.done(simple[action], unit)
+        if action in "-t":
+            self.pos -= 1
+            return self.move(unit)
+        if action == "r":
+            return self.done("retreat", unit, self.place())
+        if action == "s":
+            return self.support(unit)
+        if action == "c":
+            return self.convoy(unit)
+        return None
+
+    def move(self, unit: Span) -> Plan | None:
         """A path "A LON - NTH - BEL" keeps only its end, as in the grammar."""
-        to: Place | None = None
-        while self.take("_to"):
+        to: Span | None = None
+        while self.take("-t"):
             to = self.place()
             if to is None:
                 return None
-        return self.done(Move(unit, to, self.via())) if to is not None else None
+        return self.done("move", unit, to, via=self.via())
 
-    def support(self, unit: UnitRef) -> Order | None:
-        self.pos += 1
+    def support(self, unit: Span) -> Plan | None:
         supported = self.unit()
-        if supported is None:
-            return None
-        if not self.take("_to"):
-            self.take("_hold")
-            return self.done(Support(unit, supported, None))
+        if not self.take("-t"):
+            self.take("h")
+            return self.done("support", unit, supported)
         to = self.place()
-        if to is None:
-            return None
         self.via()  # a trailing "via convoy" says nothing
-        return self.done(Support(unit, supported, to))
+        return self.done("support", unit, supported, to)
 
-    def convoy(self, unit: UnitRef) -> Order | None:
-        self.pos += 1
+    def convoy(self, unit: Span) -> Plan | None:
         army = self.unit()
-        if army is None or not self.take("_to"):
+        if not self.take("-t"):
             return None
         to = self.place()
-        if to is None:
-            return None
         self.via()
-        return self.done(Convoy(unit, army, to))
+        return self.done("convoy", unit, army, to)
 
-    def retreat(self, unit: UnitRef) -> Order | None:
-        self.pos += 1
-        to = self.place()
-        return self.done(Retreat(unit, to)) if to is not None else None
-
-    def suffixed(self, unit: UnitRef) -> Order | None:
-        """Orders like "A MUN D" or "F KIE REMOVE": the same as with the word in front."""
-        make = _PREFIXED[self.tokens[self.pos][0]]
-        self.pos += 1
-        return self.done(make(unit))
-
-    # --- pieces -------------------------------------------------------------------------
     def via(self) -> bool:
-        if not self.take("_via"):
+        if not self.take("v"):
             return False
-        self.take("_convoy")
+        self.take("c")
         return True
 
-    def unit(self) -> UnitRef | None:
-        kind = None
-        if self.take("army"):
-            kind = ARMY
-        elif self.take("fleet"):
-            kind = FLEET
+    def unit(self) -> Span | None:
+        kind = ARMY if self.take("a") else FLEET if self.take("f") else None
         place = self.place()
-        return UnitRef(kind, place) if place is not None else None
+        return Span(kind, place.name, place.coast) if place is not None else None
 
-    def place(self) -> Place | None:
+    def place(self) -> Span | None:
         """Name words, then perhaps a coast. A keyword as the first word is left to the
         grammar (its lexer reads a name there, which then is unknown)."""
-        words = self.names(0)
-        province = _lookup(self.board, " ".join(words)) if words else None
-        if province is None:
-            return None  # the grammar's path names the unknown word and suggests one
-        coast: str | None = None
+        name = self.names(0)
+        if name[0] == name[1]:
+            return None
         if self.take("/"):
-            coast = self.coast(self.names(1))
+            coast = self.names(1)
         elif self.take("("):
-            coast = self.coast(self.names(len(self.tokens)))
+            coast = self.names(len(self.sig))
             if not self.take(")"):
                 return None
-        return Place(province, coast) if coast != "" else None
+        else:
+            return Span(PLACE, name, None)
+        return Span(PLACE, name, coast) if coast[0] < coast[1] else None
 
-    def names(self, forced: int) -> list[str]:
+    def names(self, forced: int) -> tuple[int, int]:
         """Name words from here: the first ``forced`` words are names even when they are
         keywords (where the grammar accepts nothing but a name), the rest stop at one."""
-        words: list[str] = []
-        tokens = self.tokens
-        while self.pos < len(tokens):
-            cls, text = tokens[self.pos]
-            if cls != NAME and not (len(words) < forced and text[0].isalpha()):
-                break
-            words.append(text)
+        start = self.pos
+        sig = self.sig
+        while self.pos < len(sig) and (
+            sig[self.pos] == NAME or (self.pos - start < forced and sig[self.pos].isalpha())
+        ):
             self.pos += 1
-        return words
+        return start, self.pos
 
-    @staticmethod
-    def coast(words: list[str]) -> str:
-        return coast_code(words) if words else ""
+
+# --- from the plan to the engine's dataclasses --------------------------------------------
+
+
+_FORMS: dict[str, Callable[..., Order]] = {
+    "waive": lambda via: Waive(),
+    "hold": lambda via, unit: Hold(unit),
+    "move": lambda via, unit, to: Move(unit, to, via),
+    "support": lambda via, unit, supported, to=None: Support(unit, supported, to),
+    "convoy": lambda via, unit, army, to: Convoy(unit, army, to),
+    "retreat": lambda via, unit, to: Retreat(unit, to),
+    "disband": lambda via, unit: Disband(unit),
+    "build": lambda via, unit: Build(unit.kind, unit.place),
+    "remove": lambda via, unit: Remove(unit),
+}
+
+
+def _build(plan: Plan, words: list[str], tables: _Tables) -> Order | None:
+    form, via, spans = plan
+    pieces: list[UnitRef | Place] = []
+    for span in spans:
+        place = tables.place(words, span)
+        if place is None:
+            return None  # an unknown name: the grammar's path explains it
+        pieces.append(place if span.kind == PLACE else UnitRef(span.kind, place))
+    return _FORMS[form](via, *pieces)
+
+
+@dataclass(slots=True)
+class _Tables:
+    """Names already looked up on one board; only names that exist, and not unboundedly."""
+
+    board: Board
+    provinces: dict[str, int] = field(default_factory=dict)
+    places: dict[tuple[int, str | None], Place] = field(default_factory=dict)
+
+    def place(self, words: list[str], span: Span) -> Place | None:
+        lo, hi = span.name
+        name = words[lo] if hi - lo == 1 else " ".join(words[lo:hi])
+        province = self.provinces.get(name)
+        if province is None:
+            province = _lookup(self.board, name)
+            if province is None:
+                return None
+            _remember(self.provinces, name, province)
+        coast = None if span.coast is None else _coast_code(tuple(words[slice(*span.coast)]))
+        place = self.places.get((province, coast))
+        if place is None:
+            place = Place(province, coast)
+            _remember(self.places, (province, coast), place)
+        return place
+
+
+@cache
+def _tables(board: Board) -> _Tables:
+    return _Tables(board)
+
+
+def _remember(table: dict, key: object, value: object) -> None:
+    if len(table) < _CACHE_LIMIT:
+        table[key] = value
+
+
+@lru_cache(maxsize=_CACHE_LIMIT)
+def _coast_code(words: tuple[str, ...]) -> str:
+    return coast_code(list(words))
 
 
 def coast_code(words: list[str]) -> str:
@@ -282,19 +350,3 @@ _COASTS = {
     "ec": "EC", "e": "EC", "east": "EC", "east coast": "EC", "ok": "EC", "ost": "EC",
     "ostkueste": "EC",
 }  # fmt: skip
-
-_PREFIXED: dict[str, Callable[[UnitRef], Order]] = {
-    "_disband": Disband,
-    "_build": lambda unit: Build(unit.kind, unit.place),
-    "_remove": Remove,
-}
-_TAILS: dict[str, Callable[[_Reader, UnitRef], Order | None]] = {
-    "_hold": _Reader.hold,
-    "_to": _Reader.move,
-    "_support": _Reader.support,
-    "_convoy": _Reader.convoy,
-    "_retreat": _Reader.retreat,
-    "_disband": _Reader.suffixed,
-    "_build": _Reader.suffixed,
-    "_remove": _Reader.suffixed,
-}
