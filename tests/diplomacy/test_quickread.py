@@ -26,6 +26,7 @@ from gm_daemon.games.highlander.diplomacy.quickread import (
 )
 from gm_daemon.games.highlander.diplomacy.reader import (
     OrderError,
+    _hyphen_pairs,
     _join_hyphenated_names,
     _keyword_classes,
     _parser,
@@ -95,6 +96,7 @@ PLAIN = [
     "F StP/nk - Bar",
     "A München nach Böhmen",
     "A LON - NTH - BEL",
+    "A LON - Nordsee - Belgien",
     "A MUN R BOH",
     "A MUN D",
     "Disband A Munich",
@@ -133,6 +135,8 @@ ODD = [
     "A PAR - ẞUR",
     "A Paris - Bourgogne",
     "A Pariss - Bur",
+    "a adr - sea - adriatic sea",
+    "A LON - NTHH - BEL",
     "A PAR BUR",
     "A PAR",
     "A PAR -",
@@ -361,3 +365,19 @@ def test_the_lookup_tables_stay_bounded() -> None:
         assert order is not None
         assert order.unit.place.province == mao  # type: ignore[union-attr]
     assert len(tables.provinces) <= quickread._CACHE_LIMIT
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.one_of(st.sampled_from(_NAMES), st.sampled_from(["-", " ", "ſ", "K", "ı", "İ", "1"])),
+        max_size=8,
+    ).map("".join)
+)
+def test_the_hyphen_precheck_never_skips_a_name_to_join(text: str) -> None:
+    """``_join_hyphenated_names`` skips the pairs' pattern when no hyphen stands between two
+    letters; the pattern itself would then have changed nothing either."""
+    pattern = _hyphen_pairs(B)
+    assert pattern is not None
+    expected = pattern.sub(lambda m: m.group(0).replace("-", " "), text)
+    assert _join_hyphenated_names(text, B) == expected

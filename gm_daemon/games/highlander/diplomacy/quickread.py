@@ -61,8 +61,12 @@ _SYMBOLS = {"_to": "-", "SLASH": "/", "LPAR": "(", "RPAR": ")"}  # symbols: no l
 
 _LETTER = "A-Za-zÄÖÜäöüß"  # the part of the grammar's NAME alphabet read here
 _WS = "[ \t\f\r\n]*"  # the grammar's WS, and nothing Python's \s adds
-_TOKEN = re.compile(rf"{_WS}([{_LETTER}][{_LETTER}.']*|->|=>|[-–—>/()])")
-_TAIL = re.compile(rf"{_WS}(?:[.,;]+{_WS})?")  # the grammar ignores trailing punctuation
+_WORD = rf"[{_LETTER}][{_LETTER}.']*"  # greedy, as the grammar's NAME
+_TOKEN = re.compile(rf"{_WORD}|->|=>|[-–—>/()]")  # "->" before "-", as the grammar's lexer
+# Only tokens and spaces, the end perhaps punctuation, which the grammar ignores there. A word
+# must end where the greedy _TOKEN ends it, so the two cut the text alike and the check is
+# linear.
+_SHAPE = re.compile(rf"(?:{_WS}(?:{_WORD}(?![{_LETTER}.'])|->|=>|[-–—>/()]))+{_WS}(?:[.,;]+{_WS})?")
 _PLAIN = re.compile(r"[A-Za-z]+(?: [A-Za-z]+)*")  # name_key of these is just lower()
 
 _CACHE_LIMIT = 4096  # entries per table: mail is untrusted, so the tables cannot grow forever
@@ -84,8 +88,8 @@ Plan = tuple[str, bool, tuple[Span, ...]]  # the order's form, "via convoy", its
 def quick_read(text: str, board: Board, classes: dict[str, str]) -> Order | None:
     """The order the grammar reads from ``text`` (already hyphen-joined), or None when only
     the grammar can tell. ``classes`` is ``keyword_classes`` of the grammar in use."""
-    words = _words(text)
-    if words is None or not classes:
+    words = _words(text) if classes else None
+    if words is None:
         return None
     signature = "".join([classes.get(w.lower(), NAME) for w in words])
     plan = _plan(signature)
@@ -128,13 +132,9 @@ def grammar_matches(parser: Lark) -> bool:
 def _words(text: str) -> list[str] | None:
     """The tokens the grammar's lexer produces, or None for anything outside the plain
     alphabet (other letters, other spaces, punctuation inside the order)."""
-    words: list[str] = []
-    pos = 0
-    match = _TOKEN.match
-    while (m := match(text, pos)) is not None:
-        words.append(m.group(1))
-        pos = m.end()
-    return words if words and _TAIL.fullmatch(text, pos) is not None else None
+    if _SHAPE.fullmatch(text) is None:
+        return None
+    return _TOKEN.findall(text)
 
 
 # --- the grammar, over the signature of the tokens ----------------------------------------
@@ -198,13 +198,12 @@ class _Parser:
         return None
 
     def move(self, unit: Span) -> Plan | None:
-        """A path "A LON - NTH - BEL" keeps only its end, as in the grammar."""
-        to: Span | None = None
+        """A path "A LON - NTH - BEL" keeps only its end, as in the grammar, but every
+        place on it must be a known name, as there."""
+        path: list[Span | None] = []
         while self.take("-t"):
-            to = self.place()
-            if to is None:
-                return None
-        return self.done("move", unit, to, via=self.via())
+            path.append(self.place())
+        return self.done("move", unit, *path, via=self.via())
 
     def support(self, unit: Span) -> Plan | None:
         supported = self.unit()
@@ -268,7 +267,7 @@ class _Parser:
 _FORMS: dict[str, Callable[..., Order]] = {
     "waive": lambda via: Waive(),
     "hold": lambda via, unit: Hold(unit),
-    "move": lambda via, unit, to: Move(unit, to, via),
+    "move": lambda via, unit, *path: Move(unit, path[-1], via),
     "support": lambda via, unit, supported, to=None: Support(unit, supported, to),
     "convoy": lambda via, unit, army, to: Convoy(unit, army, to),
     "retreat": lambda via, unit, to: Retreat(unit, to),

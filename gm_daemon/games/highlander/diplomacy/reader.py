@@ -145,9 +145,14 @@ def _hyphen_pairs(board: Board) -> re.Pattern[str] | None:
     return re.compile("|".join(sorted(map(re.escape, pairs), key=len, reverse=True)), re.I)
 
 
+# A letter or digit on both sides of a hyphen, as every pair in ``_hyphen_pairs`` has (with
+# the same case-insensitive matching): most orders have none, and this is ten times quicker.
+_HYPHEN_INSIDE = re.compile(r"[0-9a-z]-[0-9a-z]", re.I)
+
+
 def _join_hyphenated_names(text: str, board: Board) -> str:
     pattern = _hyphen_pairs(board)
-    if pattern is None or "-" not in text:
+    if pattern is None or "-" not in text or _HYPHEN_INSIDE.search(text) is None:
         return text
     return pattern.sub(lambda m: m.group(0).replace("-", " "), text)
 
