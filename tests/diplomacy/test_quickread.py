@@ -364,7 +364,7 @@ def test_the_lookup_tables_stay_bounded() -> None:
         order = _quick(f"F {spelled[:3]} {spelled[3:11]} {spelled[11:]} - NAO")
         assert order is not None
         assert order.unit.place.province == mao  # type: ignore[union-attr]
-    assert len(tables.provinces) <= quickread._CACHE_LIMIT
+    assert len(tables.pieces) <= quickread._CACHE_LIMIT
 
 
 @settings(max_examples=300, deadline=None)

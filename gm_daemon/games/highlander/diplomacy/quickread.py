@@ -281,36 +281,39 @@ def _build(plan: Plan, words: list[str], tables: _Tables) -> Order | None:
     form, via, spans = plan
     pieces: list[UnitRef | Place] = []
     for span in spans:
-        place = tables.place(words, span)
-        if place is None:
+        piece = tables.piece(words, span)
+        if piece is None:
             return None  # an unknown name: the grammar's path explains it
-        pieces.append(place if span.kind == PLACE else UnitRef(span.kind, place))
+        pieces.append(piece)
     return _FORMS[form](via, *pieces)
 
 
 @dataclass(slots=True)
 class _Tables:
-    """Names already looked up on one board; only names that exist, and not unboundedly."""
+    """Units and places already read on one board, by how they were written: only those
+    that exist, and not unboundedly. They are frozen, so orders may share them."""
 
     board: Board
-    provinces: dict[str, int] = field(default_factory=dict)
-    places: dict[tuple[int, str | None], Place] = field(default_factory=dict)
+    pieces: dict[tuple[str | None, str, str | None], UnitRef | Place] = field(default_factory=dict)
 
-    def place(self, words: list[str], span: Span) -> Place | None:
+    def piece(self, words: list[str], span: Span) -> UnitRef | Place | None:
         lo, hi = span.name
         name = words[lo] if hi - lo == 1 else " ".join(words[lo:hi])
-        province = self.provinces.get(name)
+        coast = None if span.coast is None else " ".join(words[slice(*span.coast)])
+        key = (span.kind, name, coast)
+        piece = self.pieces.get(key)
+        if piece is None:
+            piece = self._read(span.kind, name, coast)
+            if piece is not None:
+                _remember(self.pieces, key, piece)
+        return piece
+
+    def _read(self, kind: str | None, name: str, coast: str | None) -> UnitRef | Place | None:
+        province = _lookup(self.board, name)
         if province is None:
-            province = _lookup(self.board, name)
-            if province is None:
-                return None
-            _remember(self.provinces, name, province)
-        coast = None if span.coast is None else _coast_code(tuple(words[slice(*span.coast)]))
-        place = self.places.get((province, coast))
-        if place is None:
-            place = Place(province, coast)
-            _remember(self.places, (province, coast), place)
-        return place
+            return None
+        place = Place(province, None if coast is None else coast_code([coast]))
+        return place if kind == PLACE else UnitRef(kind, place)
 
 
 @cache
@@ -321,11 +324,6 @@ def _tables(board: Board) -> _Tables:
 def _remember(table: dict, key: object, value: object) -> None:
     if len(table) < _CACHE_LIMIT:
         table[key] = value
-
-
-@lru_cache(maxsize=_CACHE_LIMIT)
-def _coast_code(words: tuple[str, ...]) -> str:
-    return coast_code(list(words))
 
 
 def coast_code(words: list[str]) -> str:
