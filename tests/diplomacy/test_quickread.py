@@ -173,6 +173,9 @@ ODD = [
     "F STP/S S F BOT",
     "F STP/xyz - BOT",
     "F STP(north coast) - BAR",
+    "A Spn(NORTH unterstützt COAST) - western mediterranean",
+    "F Spa(north S coast) - MAO",
+    "F Spa(s c) - MAO",
     "F STP (to) - BAR",
     "F STP/to - BAR",
     "A PAR-BUR-MAR",
@@ -207,7 +210,7 @@ def test_odd_texts_give_the_grammars_order_or_error(text: str) -> None:
 
 
 def test_a_keyword_where_only_a_name_may_stand_is_a_coast() -> None:
-    """After "/" and inside parentheses the grammar reads "S" as a name, so as south coast."""
+    """Right after "/" or "(" the grammar reads "S" as a name, so as south coast."""
     spa = B.lookup("SPA")
     assert spa is not None
     for text in ("F SPA/S - MAO", "F Spa(s) - Mao"):
@@ -226,6 +229,7 @@ _NAMES = [
     "Golf von Lyon",
 ]  # fmt: skip
 _COASTS = ["nc", "sc", "ec", "n", "s", "e", "north coast", "Nordküste", "sk", "ok", "xyz", "to"]
+_COASTS += ["north S coast", "nc via", "Ost Konvoi", "s c"]  # keywords inside a coast
 _SYMBOLS = ["-", "->", "=>", ">", "–", "—", "/", "(", ")", "=", "'", ".", ",", ";", "!", "1"]
 _SPACES = ["", " ", " ", " ", "  ", "\t", "\n", "\u00a0", "\f", "\v"]
 _ODD_LETTERS = ["ſ", "K", "ẞ", "é", "ı", "İ", "Ä", "ß"]

@@ -15,7 +15,7 @@ parse, and keeps it a ``NAME`` otherwise. The quick reader takes every keyword w
 keyword, so a parse it completes has each keyword where the grammar allows it, and each
 name word is one no lexer state turns into a keyword. The only places it reads a keyword
 word as a name are those where the grammar accepts nothing but ``NAME`` (right after the
-coast's "/" and inside its parentheses). The grammar is unambiguous, so the same tokens give
+coast's "/" or "("). The grammar is unambiguous, so the same tokens give
 the same tree. ``tests/diplomacy/test_quickread.py`` checks this on many spellings.
 
 The keyword table is taken from the compiled grammar itself; a changed grammar file turns the
@@ -242,7 +242,7 @@ class _Parser:
         if self.take("/"):
             coast = self.names(1)
         elif self.take("("):
-            coast = self.names(len(self.sig))
+            coast = self.names(1)
             if not self.take(")"):
                 return None
         else:
@@ -251,7 +251,9 @@ class _Parser:
 
     def names(self, forced: int) -> tuple[int, int]:
         """Name words from here: the first ``forced`` words are names even when they are
-        keywords (where the grammar accepts nothing but a name), the rest stop at one."""
+        keywords (right after "/" or "(" the grammar accepts nothing but a name), the rest
+        stop at one. Even inside parentheses: LALR merges the name-word state of a coast with
+        that of a place, so its lexer reads "Spa(north S coast)" with S the keyword."""
         start = self.pos
         sig = self.sig
         while self.pos < len(sig) and (
