@@ -10,13 +10,14 @@ see a name, an unknown name, anything that does not parse), it returns None and 
 reads the text, so what is accepted or rejected, and every message, stay the grammar's.
 
 Why the two agree on what the quick reader accepts: Lark's contextual lexer turns a word that
-equals a keyword into that keyword exactly when the keyword may follow at that point of the
-parse, and keeps it a ``NAME`` otherwise. The quick reader takes every keyword word as its
-keyword, so a parse it completes has each keyword where the grammar allows it, and each
-name word is one no lexer state turns into a keyword. The only places it reads a keyword
-word as a name are those where the grammar accepts nothing but ``NAME`` (right after the
-coast's "/" or "("). The grammar is unambiguous, so the same tokens give
-the same tree. ``tests/diplomacy/test_quickread.py`` checks this on many spellings.
+equals a keyword into that keyword whenever the parser state accepts the keyword (with LALR
+that can be more places than the grammar allows it), and keeps it a ``NAME`` otherwise. The
+quick reader takes every keyword word as its keyword, so a parse it completes has each
+keyword where the grammar allows it, and each name word is one no lexer state turns into a
+keyword. The only places it reads a keyword word as a name are those where the state
+accepts nothing but ``NAME`` (right after a coast's "/" or "("). The grammar is unambiguous,
+so the same tokens give the same tree. ``tests/diplomacy/test_quickread.py`` checks this on
+many spellings; hypothesis found both traps this paragraph now avoids.
 
 The keyword table is taken from the compiled grammar itself; a changed grammar file turns the
 quick reader off (``GRAMMAR_SHA256``) until it has been reviewed against the change.
@@ -72,6 +73,9 @@ _PLAIN = re.compile(r"[A-Za-z]+(?: [A-Za-z]+)*")  # name_key of these is just lo
 _CACHE_LIMIT = 4096  # entries per table: mail is untrusted, so the tables cannot grow forever
 
 
+PLACE = "place"  # Span.kind of a bare place (a destination), not a unit
+
+
 @dataclass(frozen=True, slots=True)
 class Span:
     """Where one unit or place stands among the tokens: the name, then the coast's words."""
@@ -81,7 +85,6 @@ class Span:
     coast: tuple[int, int] | None
 
 
-PLACE = "place"
 Plan = tuple[str, bool, tuple[Span, ...]]  # the order's form, "via convoy", its pieces
 
 
