@@ -17,7 +17,7 @@ keyword where the grammar allows it, and each name word is one no lexer state tu
 keyword. The only places it reads a keyword word as a name are those where the state
 accepts nothing but ``NAME`` (right after a coast's "/" or "("). The grammar is unambiguous,
 so the same tokens give the same tree. ``tests/diplomacy/test_quickread.py`` checks this on
-many spellings; hypothesis found both traps this paragraph now avoids.
+many spellings (hypothesis found the parentheses case).
 
 The keyword table is taken from the compiled grammar itself; a changed grammar file turns the
 quick reader off (``GRAMMAR_SHA256``) until it has been reviewed against the change.
