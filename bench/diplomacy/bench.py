@@ -36,6 +36,7 @@ from gm_daemon.games.highlander.diplomacy import (  # noqa: E402
     standard_board,
 )
 from gm_daemon.games.highlander.diplomacy.orders import Unit  # noqa: E402
+from gm_daemon.games.highlander.diplomacy.reader import read_order_by_grammar  # noqa: E402
 
 MILA_PYTHON = ROOT / "bench" / ".venv-diplomacy" / "bin" / "python"
 
@@ -70,6 +71,22 @@ def _time_ours(phases: list[dict[str, Any]], repeat: int) -> tuple[list[float], 
             run_phase(phase)
             whole.append(time.perf_counter() - start)
     return adjudicate, whole
+
+
+def _time_reading(phases: list[dict[str, Any]], repeat: int) -> dict[str, list[float]]:
+    """Per-phase seconds reading every order text: ``read_order`` (the quick reader, the
+    grammar as its fallback) and the Lark grammar alone, as before the quick reader."""
+    board = standard_board()
+    texts = [[t for lines in p["orders"].values() for t in lines] for p in phases]
+    times: dict[str, list[float]] = {"quick": [], "grammar": []}
+    for _ in range(repeat):
+        for name, read in (("quick", read_order), ("grammar", read_order_by_grammar)):
+            for phase_texts in texts:
+                start = time.perf_counter()
+                for text in phase_texts:
+                    read(text, board)
+                times[name].append(time.perf_counter() - start)
+    return times
 
 
 def _time_mila(phases: list[dict[str, Any]], repeat: int) -> dict[str, Any] | None:
@@ -121,11 +138,20 @@ def main(argv: list[str] | None = None) -> int:
         f"{args.repeat} rounds, Python {sys.version.split()[0]}"
     )
     adjudicate, whole = _time_ours(phases, args.repeat)
+    reading = _time_reading(phases, args.repeat)
     mila = _time_mila(phases, args.repeat)
     base = statistics.median(mila["process"]) if mila else None
     print(f"{'engine':<48} {'median':>11} {'throughput':>19} {'vs diplomacy':>7}")
     print(_row("gm-daemon: adjudicate parsed orders", adjudicate, base))
     print(_row("gm-daemon: parse text + adjudicate (JSON)", whole, base))
+    print(_row("gm-daemon: read order texts only", reading["quick"], base))
+    print(_row("gm-daemon: read order texts, Lark grammar alone", reading["grammar"], base))
+    orders = statistics.mean(sum(len(v) for v in p["orders"].values()) for p in phases)
+    per_order = {k: statistics.median(v) / orders * 1e6 for k, v in reading.items()}
+    print(
+        f"  reading per order: {per_order['quick']:.1f} us (grammar alone "
+        f"{per_order['grammar']:.1f} us), {orders:.1f} orders per phase"
+    )
     if mila is None:
         print(f"diplomacy package not installed in {MILA_PYTHON.parent.parent}; see README.md")
         return 0
