@@ -75,6 +75,8 @@ def test_a_second_address_is_told_in_both_languages_until_the_gm_adds_it(
         "hans.glueck@gmail.example",
     )
     assert code == 0
+    (told,) = club.run()  # the new address hears its code and where the game stands
+    assert told["To"] == "hans.glueck@gmail.example" and "HANS-5678" in club.body(told)
     club.send("hans.glueck@gmail.example", f"Code: HANS-5678\n{ORDERS}", subject="[hn1]")
     club.send("hans@example.org", f"Code: HANS-5678\n{ORDERS}", subject="[hn1]")
     ack, old = club.run()

@@ -21,7 +21,7 @@ def test_a_failing_mail_is_set_aside_and_the_game_goes_on(tmp_path) -> None:
     h.send("hans@example.org", "Code: HANS-5678\nLangsam: 19\n", subject="[hn1] Befehle")
     real = HighNoon.read_orders
 
-    def failing_for_egon(self, lines, state, seat, lang):  # type: ignore[no-untyped-def]
+    def failing_for_egon(self, lines, state, seat, lang, on_file=None):  # type: ignore[no-untyped-def]
         if seat == "e-mueller":
             raise RuntimeError("engine bug")
         return real(self, lines, state, seat, lang)
