@@ -13,6 +13,7 @@ import unicodedata
 from PIL import Image, ImageDraw, ImageFont
 
 from gm_daemon.games.primtraktor.model import State, Tractor
+from gm_daemon.games.primtraktor.texts import say
 
 _PALETTE = [
     (230, 25, 75), (60, 140, 60), (0, 90, 200), (245, 130, 48), (145, 30, 180),
@@ -25,8 +26,6 @@ _GRID_MAJOR = (170, 170, 170)
 _INK = (0, 0, 0)
 _MARGIN = 30
 _LEGEND_LIMIT = 26
-_OUT = {"de": " (ausgeschieden)", "en": " (out)"}
-_CELLS = {"de": "Felder", "en": "cells"}
 # The built-in font has no umlauts: names are written the way a typewriter would.
 _ASCII = str.maketrans(
     {"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"}
@@ -113,11 +112,9 @@ def _draw_legend(canvas: _Canvas, state: State, lang: str) -> None:
     for index, tractor in enumerate(state.tractors):
         y = top + 16 * index
         canvas.draw.rectangle((_MARGIN, y, _MARGIN + 10, y + 10), fill=colour(index))
-        key = "en" if lang == "en" else "de"
-        status = "" if tractor.active else _OUT[key]
-        label = (
-            f"{tractor.letter}  {ascii_name(tractor.name)}  {tractor.cells} {_CELLS[key]}{status}"
-        )
+        status = "" if tractor.active else say(lang, "picture_out")
+        cells = say(lang, "picture_cells", count=tractor.cells)
+        label = f"{tractor.letter}  {ascii_name(tractor.name)}  {cells}{status}"
         canvas.draw.text((_MARGIN + 16, y), label, fill=_INK, font=canvas.font)
 
 
