@@ -9,9 +9,9 @@ from pathlib import Path
 
 from PIL import Image
 
+from gm_daemon.games.kit.picture import seat_colour as colour
 from gm_daemon.games.primtraktor import GAME
 from gm_daemon.games.primtraktor.model import Options
-from gm_daemon.games.kit.picture import seat_colour as colour
 from gm_daemon.games.primtraktor.picture import _MARGIN, cell_pixels, render_png
 from gm_daemon.games.protocol import Seat
 from tests.primtraktor.support import all_orders, defaulted, make_state
