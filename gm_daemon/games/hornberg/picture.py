@@ -2,7 +2,8 @@
 
 Drawn on the toolkit's Pillow base (``games.kit.picture``). Cards are coloured rectangles
 with their value; a beer is the amber strip across the lower part of the cannon it covers.
-D&D shows each row with its dukes; K&Q shows the printed window with the same labels as the text, and the cells a cannon may go to dashed.
+D&D shows each row with its dukes; K&Q shows the printed window with the same labels as
+the text, and the cells a cannon may go to dashed.
 """
 
 from __future__ import annotations

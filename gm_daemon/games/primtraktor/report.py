@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from gm_daemon.games.kit import layout
 from gm_daemon.games.primtraktor.asciimap import map_fits, render_map
 from gm_daemon.games.primtraktor.events import (
     Eliminated,
@@ -18,24 +19,8 @@ from gm_daemon.games.primtraktor.scoring import final_scores, ranking
 from gm_daemon.games.primtraktor.texts import cell_text, direction_name, say
 
 
-def _table(rows: Sequence[Sequence[str]], right: set[int]) -> list[str]:
-    """Columns padded to their widest entry; ``right`` holds the right-aligned columns."""
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    lines = []
-    for row in rows:
-        cells = [
-            cell.rjust(widths[i]) if i in right else cell.ljust(widths[i])
-            for i, cell in enumerate(row)
-        ]
-        lines.append("  ".join(cells).rstrip())
-    return lines
-
-
 def _names(state: State, seats: Sequence[str], lang: str) -> str:
-    names = [state.tractor(seat).name for seat in seats]
-    if len(names) <= 1:
-        return "".join(names)
-    return f"{', '.join(names[:-1])} {say(lang, 'and')} {names[-1]}"
+    return layout.name_list([state.tractor(seat).name for seat in seats], lang)
 
 
 def elimination_reason(state: State, tractor: Tractor, out: Elimination, lang: str) -> str:
@@ -84,7 +69,7 @@ def standings(state: State, lang: str) -> list[str]:
                 status_text(state, t, lang),
             ]
         )
-    return _table(rows, right={3, 5})
+    return layout.table(rows, right={3, 5})
 
 
 def board_section(state: State, lang: str, picture: str | None) -> list[str]:
@@ -121,7 +106,7 @@ def legs_section(state: State, events: Sequence[Event], lang: str) -> list[str]:
         )
     if not rows:
         return [say(lang, "legs_heading"), say(lang, "no_legs")]
-    return [say(lang, "legs_heading"), *("  " + line for line in _table(rows, right=set()))]
+    return [say(lang, "legs_heading"), *("  " + line for line in layout.table(rows, right=set()))]
 
 
 def nmr_section(state: State, events: Sequence[Event], lang: str) -> list[str]:
@@ -164,16 +149,14 @@ def final_section(
     scores: dict[str, Score] = {s.seat: s for s in end.scores}
     header = ["col_rank", "col_player", "col_cells", "col_bonus", "col_total"]
     rows = [[say(lang, h) for h in header]]
-    place = 1
-    for group in ranking:
+    for place, group in layout.places(ranking):
         for seat in group:
             t, s = state.tractor(seat), scores[seat]
             row = [f"{place}.", f"{t.letter} {t.name}", str(s.cells), str(s.bonus), str(s.total)]
             rows.append(row)
-        place += len(group)
     winners = list(ranking[0]) if ranking else []
     key = "winner" if len(winners) == 1 else "winners"
-    table = _table(rows, right={0, 2, 3, 4})
+    table = layout.table(rows, right={0, 2, 3, 4})
     return [
         *lines,
         "",
