@@ -15,7 +15,7 @@ CATALOGUES = sorted(ROOT.rglob("phrases.toml"))
 
 def test_every_game_has_its_catalogue() -> None:
     games = {p.parent.name for p in CATALOGUES}
-    assert {"hornberg"} <= games
+    assert {"highnoon", "primtraktor", "hornberg"} <= games
 
 
 @pytest.mark.parametrize("path", CATALOGUES, ids=lambda p: str(p.relative_to(ROOT)))

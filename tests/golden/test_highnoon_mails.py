@@ -9,7 +9,6 @@ diff of ``tests/golden/highnoon/``.
 from __future__ import annotations
 
 import json
-import os
 import re
 from email.message import EmailMessage
 from pathlib import Path
@@ -17,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.daemon_harness import DaemonHarness
+from tests.scenarios import check_golden
 
 GOLDEN = Path(__file__).parent / "highnoon"
 PLAYERS = [("E. Müller", "egon"), ("H. Glück", "hans"), ("V. Pech", "vera"), ("A. Langsam", "anna")]
@@ -76,12 +76,7 @@ def normalise(message: EmailMessage, ids: dict[str, str]) -> str:
 
 
 def check(name: str, text: str) -> None:
-    path = GOLDEN / name
-    if os.environ.get("GM_UPDATE_GOLDEN"):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    assert path.exists(), f"no golden file {path}; run with GM_UPDATE_GOLDEN=1"
-    assert text == path.read_text(encoding="utf-8")
+    check_golden(GOLDEN / name, text)
 
 
 def opponents(h: DaemonHarness, seat: str) -> list[str]:

@@ -27,10 +27,6 @@ def load_json(name: str) -> Any:
     return json.loads((HERE / name).read_text(encoding="utf-8"))
 
 
-def scenario_files() -> list[Path]:
-    return sorted((HERE / "scenarios").glob("*.json"))
-
-
 def counters(text: str) -> dict[str, int | None]:
     """ "D2 L8 P8 out3" -> {"wins": 2, "life": 8, "cartridges": 8, "eliminated_in_round": 3}."""
     fields = {"D": "wins", "L": "life", "P": "cartridges", "out": "eliminated_in_round"}

@@ -1,14 +1,12 @@
 """Texts players read, compared exactly with tests/highnoon/golden/*.txt (de and en).
 
-Regenerate after an intended change with:  GM_UPDATE_GOLDEN=1 .venv/bin/pytest tests/highnoon
-and review the diff before committing.
+Compared through tests/scenarios.check_golden: regenerate after an intended change with
+GM_UPDATE_GOLDEN=1 .venv/bin/pytest tests/highnoon and review the diff before committing.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 
@@ -16,11 +14,11 @@ from gm_daemon.games.highnoon import GAME
 from gm_daemon.games.highnoon.model import Options, State
 from gm_daemon.games.highnoon.rules import resolve_round, start_state
 from gm_daemon.games.protocol import Report, Resolution, Seat
+from tests.scenarios import check_golden
 
 from .support import HERE, FixedShuffle, build_state, load_json, read, scripted_dice
 
 GOLDEN = HERE / "golden"
-UPDATE = os.environ.get("GM_UPDATE_GOLDEN") == "1"
 LANGS = ["de", "en"]
 
 
@@ -76,17 +74,10 @@ RENDERINGS: dict[str, Callable[[str], str]] = {
 }
 
 
-def _compare(path: Path, actual: str) -> None:
-    if UPDATE:
-        path.write_text(actual, encoding="utf-8")
-    assert path.exists(), f"{path.name} missing; run with GM_UPDATE_GOLDEN=1 to create it"
-    assert actual == path.read_text(encoding="utf-8")
-
-
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("name", sorted(RENDERINGS))
 def test_golden(name: str, lang: str) -> None:
-    _compare(GOLDEN / f"{name}.{lang}.txt", RENDERINGS[name](lang))
+    check_golden(GOLDEN / f"{name}.{lang}.txt", RENDERINGS[name](lang))
 
 
 def test_the_worked_example_publishes_the_seed_lines() -> None:

@@ -8,7 +8,6 @@ as JSON), every d100 roll is scripted per shot, and every scripted roll must be 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,24 +17,12 @@ from gm_daemon.games.highnoon.pairings import duel_counts, pair
 from gm_daemon.games.highnoon.report import duel_lines
 from gm_daemon.games.highnoon.rules import resolve_round, start_state
 from gm_daemon.games.protocol import OrdersRejected, Seat
+from tests.scenarios import load_scenarios, scenario_params, uncovered
 
-from .support import (
-    FixedShuffle,
-    build_state,
-    compact,
-    load_json,
-    read,
-    scenario_files,
-    scripted_dice,
-    squash,
-)
+from .support import HERE, FixedShuffle, build_state, compact, read, scripted_dice, squash
 
-SCENARIOS = {path.stem: path for path in scenario_files()}
+FOLDER = HERE / "scenarios"
 ALL_RULES = [f"HN-{n}" for n in range(1, 19)] + [f"TC-HN-{n}" for n in range(1, 6)]
-
-
-def _load(path: Path) -> dict[str, Any]:
-    return load_json(str(path.relative_to(path.parent.parent)))
 
 
 def _pairs(written: list[str]) -> list[tuple[str, str]]:
@@ -127,9 +114,8 @@ def _check_round(after: State, expect: dict[str, Any]) -> None:
     assert all(p.cartridges >= 0 for p in after.players)
 
 
-@pytest.mark.parametrize("name", sorted(SCENARIOS))
-def test_scenario(name: str) -> None:
-    data = _load(SCENARIOS[name])
+@pytest.mark.parametrize("data", scenario_params(FOLDER))
+def test_scenario(data: dict[str, Any]) -> None:
     if data.get("type") == "start":
         run_start(data)
     else:
@@ -137,5 +123,4 @@ def test_scenario(name: str) -> None:
 
 
 def test_every_numbered_rule_and_acceptance_case_has_a_scenario() -> None:
-    covered = {rule for path in SCENARIOS.values() for rule in _load(path)["rules"]}
-    assert [rule for rule in ALL_RULES if rule not in covered] == []
+    assert uncovered(ALL_RULES, load_scenarios(FOLDER)) == []

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from gm_daemon.games.hornberg import cards, dd, kq, rules
+from gm_daemon.games.hornberg import GAME, cards, dd, kq, rules
 from gm_daemon.games.hornberg.deal import hand_deck, new_game
 from gm_daemon.games.hornberg.model import SeatInfo, State
 from gm_daemon.games.hornberg.report import played_text
@@ -76,6 +76,14 @@ def _hint(out: Outcome, text: str) -> None:
 @check("problem_lines")
 def _problem_lines(out: Outcome, numbers: list[int | None]) -> None:
     assert [p.line for p in out.problems] == numbers
+
+
+@check("headers")
+def _headers(out: Outcome, expected: dict[str, str]) -> None:
+    """How the engine reads phase header lines now ("current", "other" or "none")."""
+    for line, meaning in expected.items():
+        header = GAME.read_header(line, out.after)
+        assert (header.value if header else "none") == meaning, line
 
 
 @check("warning")

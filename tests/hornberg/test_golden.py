@@ -1,15 +1,14 @@
 """Report texts compared exactly with golden files, in German and English.
 
-Regenerate after an intended change of wording or layout, then read the diff:
+Compared through tests/scenarios.check_golden. Regenerate after an intended change of
+wording or layout, then read the diff:
 
-    HORNBERG_REGOLD=1 .venv/bin/pytest tests/hornberg/test_golden.py
+    GM_UPDATE_GOLDEN=1 .venv/bin/pytest tests/hornberg/test_golden.py
 """
 
 from __future__ import annotations
 
-import os
 import random
-import tomllib
 from pathlib import Path
 
 import pytest
@@ -17,22 +16,17 @@ import pytest
 from gm_daemon.games.hornberg import GAME
 from gm_daemon.games.hornberg.play import Orders
 from gm_daemon.games.protocol import Line, OrdersRejected, Report, Resolution, Seat
+from tests.scenarios import check_golden, load_scenario, load_scenarios
 
 from .position import build
 from .test_scenarios import SCENARIO_DIR, run_step
 
 GOLDEN = Path(__file__).parent / "golden"
-REGOLD = os.environ.get("HORNBERG_REGOLD") == "1"
 LANGS = ["de", "en"]
 
 
 def compare(name: str, text: str) -> None:
-    path = GOLDEN / f"{name}.txt"
-    if REGOLD:
-        path.parent.mkdir(exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    assert path.exists(), f"missing golden file {path.name}: run with HORNBERG_REGOLD=1"
-    assert text == path.read_text(encoding="utf-8")
+    check_golden(GOLDEN / f"{name}.txt", text)
 
 
 def report_text(report: Report) -> str:
@@ -46,8 +40,7 @@ def report_text(report: Report) -> str:
 
 def last_step_report(scenario_id: str, lang: str) -> Report:
     """Play a scenario's steps; report the last one as the daemon would mail it."""
-    path = next(p for p in SCENARIO_DIR.glob("*.toml") if f'id = "{scenario_id}"' in p.read_text())
-    scenario = tomllib.loads(path.read_text(encoding="utf-8"))
+    scenario = next(s for s in load_scenarios(SCENARIO_DIR) if s["id"] == scenario_id)
     state = build(scenario["position"])
     plans: dict[str, Orders] = {}
     for step in scenario["step"]:
@@ -86,8 +79,7 @@ def test_welcome(variant: str, lang: str) -> None:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_status_of_the_abb5_position(lang: str) -> None:
-    path = SCENARIO_DIR / "tc-hb-05a-kq-duke-zeile.toml"
-    state = build(tomllib.loads(path.read_text(encoding="utf-8"))["position"])
+    state = build(load_scenario(SCENARIO_DIR / "tc-hb-05a-kq-duke-zeile.toml")["position"])
     statuses = {seat: GAME.status(state, seat, lang) for seat in ("bert", "carla")}
     texts = [s.public + "\n" + s.private.get(seat, "") for seat, s in statuses.items()]
     compare(f"status-abb5-{lang}", "\n=== other seat ===\n".join(texts))

@@ -7,7 +7,7 @@ import pytest
 from lark.exceptions import UnexpectedInput
 
 from gm_daemon.games.hornberg.reading import parse_line
-from gm_daemon.games.hornberg.written import CardRef, Ignored, PlanHead, TurnHead, Written
+from gm_daemon.games.hornberg.written import CardRef, Ignored, PlanHead, Written
 
 RO4 = CardRef("cannon", 4, "ro")
 GE2 = CardRef("cannon", 2, "ge")
@@ -99,8 +99,8 @@ def test_written_forms(text: str, expected: Written) -> None:
 
 
 def test_headers_plans_and_done() -> None:
-    assert parsed("Zug: 17") == [TurnHead(17)]
-    assert parsed("Turn 17") == [TurnHead(17)]
+    assert parsed("Zug: 17") == [Ignored()]
+    assert parsed("Turn 17") == [Ignored()]
     assert parsed("Spiel: HS-2") == [Ignored()]
     assert parsed("FERTIG") == [Ignored()]
     assert parsed("PLAN:") == [PlanHead(standing=False)]

@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 import io
-import tomllib
 
 import pytest
 from PIL import Image
 
 from gm_daemon.games.hornberg.picture import table_png
+from tests.scenarios import load_scenario
 
 from .position import build
 from .test_scenarios import SCENARIO_DIR
 
 
 def image_of(scenario_file: str) -> Image.Image:
-    spec = tomllib.loads((SCENARIO_DIR / scenario_file).read_text(encoding="utf-8"))
+    spec = load_scenario(SCENARIO_DIR / scenario_file)
     return Image.open(io.BytesIO(table_png(build(spec["position"]))))
 
 

@@ -10,7 +10,6 @@ must still be somewhere exactly once.
 from __future__ import annotations
 
 import random
-import tomllib
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -22,17 +21,12 @@ from gm_daemon.games.hornberg.model import State
 from gm_daemon.games.hornberg.play import Orders
 from gm_daemon.games.hornberg.rules import all_cards
 from gm_daemon.games.protocol import Line, OrdersRejected
+from tests.scenarios import load_scenarios, scenario_params
 
 from .checks import CHECKS, Outcome
 from .position import build, seat_id
 
 SCENARIO_DIR = Path(__file__).parent / "scenarios"
-
-
-def load_scenarios() -> list[dict[str, Any]]:
-    return [
-        tomllib.loads(p.read_text(encoding="utf-8")) for p in sorted(SCENARIO_DIR.glob("*.toml"))
-    ]
 
 
 def assert_conserved(state: State) -> None:
@@ -82,7 +76,7 @@ def resolve(
     )
 
 
-@pytest.mark.parametrize("scenario", load_scenarios(), ids=lambda s: s["id"])
+@pytest.mark.parametrize("scenario", scenario_params(SCENARIO_DIR))
 def test_scenario(scenario: dict[str, Any]) -> None:
     state = build(scenario["position"])
     assert_conserved(state)
@@ -101,7 +95,7 @@ def test_scenario(scenario: dict[str, Any]) -> None:
 
 
 def test_every_check_key_is_known() -> None:
-    for scenario in load_scenarios():
+    for scenario in load_scenarios(SCENARIO_DIR):
         for step in scenario["step"]:
             unknown = set(step.get("expect", {})) - CHECKS.keys()
             assert not unknown, f"{scenario['id']}: unknown checks {unknown}"

@@ -1,14 +1,14 @@
 """Report texts (PT-20: map, per-player table, NMR legs) compared exactly with golden files,
 German and English.
 
-Regenerate after an intended change with ``PRIMTRAKTOR_REGOLD=1 .venv/bin/pytest
-tests/primtraktor/test_golden.py`` and review the diff before committing.
+Compared through tests/scenarios.check_golden: regenerate after an intended change with
+``GM_UPDATE_GOLDEN=1 .venv/bin/pytest tests/primtraktor/test_golden.py`` and review the diff
+before committing.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import random
 from pathlib import Path
 
@@ -18,10 +18,10 @@ from gm_daemon.games.primtraktor import GAME
 from gm_daemon.games.primtraktor.model import Options
 from gm_daemon.games.protocol import Seat
 from tests.primtraktor.support import all_orders, defaulted, make_state
+from tests.scenarios import check_golden
 
 HERE = Path(__file__).parent
 GOLDEN = HERE / "golden"
-REGOLD = os.environ.get("PRIMTRAKTOR_REGOLD") == "1"
 SEATS = [Seat("kurt", "Kurt Kurz"), Seat("ralf", "Ralf Raser"), Seat("bert", "Bert Bremser")]
 
 
@@ -66,9 +66,4 @@ CASES = {
 @pytest.mark.parametrize("lang", ["de", "en"])
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_report_text_matches_golden_file(case: str, lang: str):
-    produced = CASES[case](lang)
-    golden = GOLDEN / f"{case}.{lang}.txt"
-    if REGOLD:
-        golden.write_text(produced, encoding="utf-8")
-    assert golden.exists(), f"missing {golden.name}; run with PRIMTRAKTOR_REGOLD=1"
-    assert produced == golden.read_text(encoding="utf-8")
+    check_golden(GOLDEN / f"{case}.{lang}.txt", CASES[case](lang))

@@ -9,15 +9,10 @@ from pathlib import Path
 
 from PIL import Image
 
+from gm_daemon.games.kit.picture import seat_colour as colour
 from gm_daemon.games.primtraktor import GAME
 from gm_daemon.games.primtraktor.model import Options
-from gm_daemon.games.primtraktor.picture import (
-    _MARGIN,
-    ascii_name,
-    cell_pixels,
-    colour,
-    render_png,
-)
+from gm_daemon.games.primtraktor.picture import _MARGIN, cell_pixels, render_png
 from gm_daemon.games.protocol import Seat
 from tests.primtraktor.support import all_orders, defaulted, make_state
 
@@ -73,6 +68,11 @@ def test_large_board_renders_at_a_bounded_size():
     assert len({colour(i) for i in range(64)}) == 64
 
 
-def test_legend_names_are_written_without_umlauts_the_font_lacks():
-    assert ascii_name("Bert Bär") == "Bert Baer"
-    assert ascii_name("Jörg Ïmre Straße") == "Joerg Imre Strasse"
+def test_legend_names_keep_their_umlauts():
+    """The toolkit's font draws Latin-1: "Bär" is not the same picture as "Bar"."""
+    state = GAME.start(
+        Options(board=21), [Seat("a", "Bert Bär"), Seat("b", "Cora")], random.Random(1)
+    )
+    plain = state.model_copy(deep=True)
+    plain.tractors[0].name = "Bert Bar"
+    assert render_png(state) != render_png(plain)

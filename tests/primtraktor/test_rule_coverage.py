@@ -3,18 +3,17 @@ either by a scenario file ("rules") or by a test module that names it."""
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
+
+from tests.scenarios import load_scenarios, uncovered
 
 HERE = Path(__file__).parent
 RULES = {f"PT-{n}" for n in range(1, 21)}
 
 
-def named_rules() -> set[str]:
+def module_rules() -> set[str]:
     found: set[str] = set()
-    for scenario in (HERE / "scenarios").glob("*.json"):
-        found |= set(json.loads(scenario.read_text(encoding="utf-8"))["rules"])
     for module in HERE.glob("test_*.py"):
         if module.name != Path(__file__).name:
             found |= set(re.findall(r"PT-\d+", module.read_text(encoding="utf-8")))
@@ -22,4 +21,5 @@ def named_rules() -> set[str]:
 
 
 def test_every_numbered_rule_has_a_test():
-    assert sorted(RULES - named_rules()) == []
+    missing = uncovered(RULES, load_scenarios(HERE / "scenarios"))
+    assert sorted(set(missing) - module_rules()) == []

@@ -7,7 +7,6 @@ checked only where given, so a scenario states exactly what its rule is about.
 
 from __future__ import annotations
 
-import json
 import random
 from collections import Counter
 from pathlib import Path
@@ -19,12 +18,9 @@ from gm_daemon.games.primtraktor import GAME
 from gm_daemon.games.primtraktor.events import Eliminated, GameEnded, NmrApplied, load_events
 from gm_daemon.games.primtraktor.model import PHASE_LETTERS, State, Tractor
 from tests.primtraktor.support import all_orders, defaulted, make_state
+from tests.scenarios import load_scenarios, scenario_params
 
-SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.json"))
-
-
-def load(path: Path) -> dict[str, Any]:
-    return json.loads(path.read_text(encoding="utf-8"))
+FOLDER = Path(__file__).parent / "scenarios"
 
 
 def _tractor_facts(before: Tractor, after: Tractor, events: list[Any]) -> dict[str, Any]:
@@ -81,9 +77,8 @@ def _check_board(scenario: dict[str, Any], after: State):
         assert tuple(cell) not in counts, f"{cell} should be free"
 
 
-@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
-def test_scenario(path: Path):
-    scenario = load(path)
+@pytest.mark.parametrize("scenario", scenario_params(FOLDER))
+def test_scenario(scenario: dict[str, Any]):
     before = make_state(scenario)
     texts = scenario.get("orders", {})
     resolution = GAME.resolve(
@@ -96,7 +91,7 @@ def test_scenario(path: Path):
 
 
 def test_every_acceptance_scenario_of_the_spec_is_here():
-    ids = {load(p)["id"].split("-normal")[0] for p in SCENARIOS}
+    ids = {s["id"].split("-normal")[0] for s in load_scenarios(FOLDER)}
     wanted = {"TC-PT-1", "TC-PT-2", "TC-PT-3a", "TC-PT-3b", "TC-PT-4", "TC-PT-7"}
     wanted |= {f"TC-PT-5{c}" for c in "abcdef"} | {f"TC-PT-6{c}" for c in "abc"}
     wanted |= {f"TC-PT-8{c}" for c in "abc"}

@@ -22,7 +22,7 @@ from gm_daemon.games.highnoon.syntax import (
     PlayerLine,
     parse_line,
 )
-from gm_daemon.games.highnoon.texts import quoted, say, shots_word
+from gm_daemon.games.highnoon.texts import quoted, say
 from gm_daemon.games.protocol import Accepted, Line, OrdersRejected, Problem, ProblemKind, Seat
 from gm_daemon.games.text import match_seat
 
@@ -292,20 +292,9 @@ def _check_budget(reading: _Reading) -> None:
     if planned <= cartridges:
         return
     lang = reading.lang
-    message = say(
-        lang,
-        "budget",
-        planned=planned,
-        shots=shots_word(planned, lang),
-        cartridges=cartridges,
-    )
-    excess = planned - cartridges
-    hint = say(
-        lang,
-        "budget.hint",
-        cartridges=cartridges,
-        excess=f"{excess} {shots_word(excess, lang)}",
-    )
+    message = say(lang, "budget", count=planned, cartridges=cartridges)
+    excess = say(lang, "shots", count=planned - cartridges)
+    hint = say(lang, "budget.hint", cartridges=cartridges, excess=excess)
     reading.error(None, ProblemKind.ILLEGAL, message, hint)
 
 

@@ -13,6 +13,7 @@ from gm_daemon.games.highnoon.guide import example_orders, order_format, rules_s
 from gm_daemon.games.highnoon.model import DuelResult, Player, RoundRecord, State
 from gm_daemon.games.highnoon.rules import challenge_cap, standings
 from gm_daemon.games.highnoon.texts import say
+from gm_daemon.games.kit import layout
 from gm_daemon.games.protocol import Report
 
 DASH = "–"
@@ -33,69 +34,41 @@ def _shots(fired: list[int], hit: bool) -> str:
 
 def duel_lines(state: State, duels: list[DuelResult]) -> list[str]:
     """HN-18(a), one line per duel, the "---" aligned."""
-    rows = []
-    for duel in duels:
-        left = f"{short_name(state.player(duel.a).name)} {_shots(duel.fired_a, duel.hit_a)}"
-        right = f"{short_name(state.player(duel.b).name)} {_shots(duel.fired_b, duel.hit_b)}"
-        rows.append((left, right))
-    width = max((len(left) for left, _ in rows), default=0)
-    return [f"{left:<{width}} --- {right}" for left, right in rows]
+    rows = [
+        [
+            f"{short_name(state.player(duel.a).name)} {_shots(duel.fired_a, duel.hit_a)}",
+            f"{short_name(state.player(duel.b).name)} {_shots(duel.fired_b, duel.hit_b)}",
+        ]
+        for duel in duels
+    ]
+    return layout.table(rows, gap=" --- ")
 
 
 def pairing_lines(state: State, lang: str) -> list[str]:
     if not state.pairings:
         return [say(lang, "no_pairings")]
-    names = [(state.player(a).name, state.player(b).name) for a, b in state.pairings]
-    width = max(len(left) for left, _ in names)
-    return [f"{left:<{width}} --- {right}" for left, right in names]
+    rows = [[state.player(a).name, state.player(b).name] for a, b in state.pairings]
+    return layout.table(rows, gap=" --- ")
 
 
-def _counters(players: list[Player]) -> list[list[str]]:
-    """D/L/P tokens per player, each column padded to its widest token."""
-    columns = [
-        [f"D={p.wins}" for p in players],
-        [f"L={p.life}" for p in players],
-        [f"P={p.cartridges}" for p in players],
-    ]
-    widths = [max((len(token) for token in column), default=0) for column in columns]
-    return [
-        [f"{column[i]:<{width}}" for column, width in zip(columns, widths, strict=True)]
-        for i in range(len(players))
-    ]
+def _counters(player: Player) -> list[str]:
+    return [f"D={player.wins}", f"L={player.life}", f"P={player.cartridges}"]
 
 
 def standing_lines(state: State) -> list[str]:
     """HN-18(d): the Zwischenstand of the active players, best first."""
-    players = standings(state)
-    width = max((len(p.name) for p in players), default=0)
-    return [
-        f"{p.name:<{width}}  {'  '.join(tokens)}".rstrip()
-        for p, tokens in zip(players, _counters(players), strict=True)
-    ]
+    return layout.table([[p.name, *_counters(p)] for p in standings(state)])
 
 
 def ranking_lines(state: State, lang: str) -> list[str]:
     """The final ranking: shared places share a number, eliminated players say when."""
-    entries: list[tuple[str, Player]] = []
-    for place, seats in _places(state.ranking):
-        entries.extend((f"{place}.", state.player(seat)) for seat in seats)
-    players = [player for _, player in entries]
-    width = max((len(p.name) for p in players), default=0)
-    lines = []
-    for (place, player), tokens in zip(entries, _counters(players), strict=True):
-        line = f"{place:>3} {player.name:<{width}}  {'  '.join(tokens)}"
-        if player.eliminated_in_round is not None:
-            line += "  (" + say(lang, "out_in_round", round=player.eliminated_in_round) + ")"
-        lines.append(line.rstrip())
-    return lines
-
-
-def _places(ranking: list[list[str]]) -> list[tuple[int, list[str]]]:
-    places, place = [], 1
-    for seats in ranking:
-        places.append((place, seats))
-        place += len(seats)
-    return places
+    rows = []
+    for place, seats in layout.places(state.ranking):
+        for player in map(state.player, seats):
+            out = player.eliminated_in_round
+            note = "(" + say(lang, "out_in_round", round=out) + ")" if out is not None else ""
+            rows.append([f"{place}.".rjust(3) + " " + player.name, *_counters(player), note])
+    return layout.table(rows)
 
 
 def _names(state: State, seats: list[str]) -> str:

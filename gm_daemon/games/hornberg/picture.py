@@ -1,21 +1,20 @@
 """A PNG of the table, attached to every report (never a hand: only table cards).
 
-Cards are drawn as coloured rectangles with their value; a beer is the amber strip across
-the lower part of the cannon it covers. D&D shows each row with its dukes; K&Q shows the
-printed window with the same labels as the text, and the cells a cannon may go to dashed.
+Drawn on the toolkit's Pillow base (``games.kit.picture``). Cards are coloured rectangles
+with their value; a beer is the amber strip across the lower part of the cannon it covers.
+D&D shows each row with its dukes; K&Q shows the printed window with the same labels as
+the text, and the cells a cannon may go to dashed.
 """
 
 from __future__ import annotations
 
-import io
-from functools import cache
-
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from gm_daemon.games.hornberg import cards, kq
 from gm_daemon.games.hornberg.dd import ROW_NAMES
 from gm_daemon.games.hornberg.model import Row, State
 from gm_daemon.games.hornberg.window import window
+from gm_daemon.games.kit.picture import canvas, font, png_bytes
 
 CARD_W, CARD_H, GAP, MARGIN = 48, 66, 8, 16
 LABEL_W = 40
@@ -37,22 +36,13 @@ COLOURS = {
 LIGHT = {"ge", "ws", "or"}  # colours that need dark text
 
 
-@cache
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size=size)
-
-
 def table_png(state: State) -> bytes:
-    image = _dd_image(state) if state.variant == "dd" else _kq_image(state)
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG")
-    return buffer.getvalue()
+    return png_bytes(_dd_image(state) if state.variant == "dd" else _kq_image(state))
 
 
 def _canvas(width: int, height: int, title: str) -> tuple[Image.Image, ImageDraw.ImageDraw]:
-    image = Image.new("RGB", (width, height), PAPER)
-    draw = ImageDraw.Draw(image)
-    draw.text((MARGIN, MARGIN // 2), title, fill=INK, font=_font(14))
+    image, draw = canvas(width, height, PAPER)
+    draw.text((MARGIN, MARGIN // 2), title, fill=INK, font=font(14))
     return image, draw
 
 
@@ -67,9 +57,9 @@ def _card(draw: ImageDraw.ImageDraw, x: int, y: int, cannon: str, beer: str | No
     fill = COLOURS.get(colour, (128, 128, 128))
     text = INK if colour in LIGHT else (255, 255, 255)
     draw.rounded_rectangle((x, y, x + CARD_W, y + CARD_H), 6, fill=fill, outline=INK, width=2)
-    draw.text((x + 6, y + 4), cannon, fill=text, font=_font(13))
+    draw.text((x + 6, y + 4), cannon, fill=text, font=font(13))
     draw.text(
-        (x + CARD_W // 2, y + 28), str(cards.value(cannon)), fill=text, font=_font(20), anchor="mm"
+        (x + CARD_W // 2, y + 28), str(cards.value(cannon)), fill=text, font=font(20), anchor="mm"
     )
     if beer:
         top = y + CARD_H - 22
@@ -78,7 +68,7 @@ def _card(draw: ImageDraw.ImageDraw, x: int, y: int, cannon: str, beer: str | No
             (x + CARD_W // 2, top + 10),
             f"B{cards.value(beer)}",
             fill=INK,
-            font=_font(13),
+            font=font(13),
             anchor="mm",
         )
 
@@ -96,7 +86,7 @@ def _slot(draw: ImageDraw.ImageDraw, x: int, y: int) -> None:
 def _duke(draw: ImageDraw.ImageDraw, x: int, y: int, text: str) -> None:
     draw.rounded_rectangle((x, y, x + CARD_W, y + CARD_H), 6, fill=DUKE, outline=INK, width=2)
     draw.text(
-        (x + CARD_W // 2, y + CARD_H // 2), text, fill=(255, 230, 150), font=_font(16), anchor="mm"
+        (x + CARD_W // 2, y + CARD_H // 2), text, fill=(255, 230, 150), font=font(16), anchor="mm"
     )
 
 
@@ -114,7 +104,7 @@ def _dd_image(state: State) -> Image.Image:
 
 
 def _dd_row(draw: ImageDraw.ImageDraw, row: Row, name: str, y: int) -> None:
-    draw.text((MARGIN, y + CARD_H // 2), name, fill=INK, font=_font(16), anchor="lm")
+    draw.text((MARGIN, y + CARD_H // 2), name, fill=INK, font=font(16), anchor="lm")
     x = MARGIN + LABEL_W
     dukes = f"H{row.base}" + "".join(f"+{v}" for v in row.extenders)
     dukes += "".join(f"-{v}" for v in row.shorteners)
@@ -123,7 +113,7 @@ def _dd_row(draw: ImageDraw.ImageDraw, row: Row, name: str, y: int) -> None:
         (x + CARD_W + 4, y + CARD_H - 2),
         f"{dukes}={row.length}",
         fill=INK,
-        font=_font(11),
+        font=font(11),
         anchor="ld",
     )
     x += 2 * (CARD_W + GAP)
@@ -146,11 +136,11 @@ def _kq_image(state: State) -> Image.Image:
     top = MARGIN + 40
     for i in range(win.width):
         x = MARGIN + LABEL_W + i * (CARD_W + GAP) + CARD_W // 2
-        draw.text((x, top - 10), str(i + 1), fill=INK, font=_font(14), anchor="mm")
+        draw.text((x, top - 10), str(i + 1), fill=INK, font=font(14), anchor="mm")
     for j, row in enumerate(win.cells()):
         y = top + j * (CARD_H + GAP)
         draw.text(
-            (MARGIN, y + CARD_H // 2), chr(ord("A") + j), fill=INK, font=_font(16), anchor="lm"
+            (MARGIN, y + CARD_H // 2), chr(ord("A") + j), fill=INK, font=font(16), anchor="lm"
         )
         for i, xy in enumerate(row):
             x = MARGIN + LABEL_W + i * (CARD_W + GAP)

@@ -19,7 +19,7 @@ from gm_daemon.games.hornberg.interpret import to_move
 from gm_daemon.games.hornberg.model import State
 from gm_daemon.games.hornberg.play import Move, Orders, Refusal
 from gm_daemon.games.hornberg.texts import say
-from gm_daemon.games.hornberg.written import Ignored, Item, PlanHead, ToWritten, TurnHead, Written
+from gm_daemon.games.hornberg.written import Ignored, Item, PlanHead, ToWritten, Written
 from gm_daemon.games.protocol import Accepted, Line, OrdersRejected, Problem, ProblemKind
 from gm_daemon.games.text import fold
 from gm_daemon.grammar import parser
@@ -157,11 +157,7 @@ class Reader:
             self.plays.append((line, item))
         elif isinstance(item, PlanHead):
             self.plan = self.plan or item
-        elif isinstance(item, TurnHead) and item.number != self.state.turn:
-            self.problem(
-                line, ProblemKind.ILLEGAL, "stale", given=item.number, turn=self.state.turn
-            )
-        elif isinstance(item, Ignored | TurnHead):
+        elif isinstance(item, Ignored):
             return
 
     def _whole_submission_ok(self) -> bool:

@@ -18,6 +18,7 @@ from gm_daemon.games.hornberg.model import RoundResult, ScoreItem, State
 from gm_daemon.games.hornberg.play import Move
 from gm_daemon.games.hornberg.tables import table_text
 from gm_daemon.games.hornberg.texts import say, wrap
+from gm_daemon.games.kit import layout
 
 Event = dict[str, Any]
 
@@ -146,11 +147,9 @@ def _item_label(item: ScoreItem, lang: str) -> str:
 
 def final_text(state: State, lang: str) -> str:
     lines = [say(lang, "final_standings")]
-    place = 1
-    for rank in state.ranking or []:
+    for place, rank in layout.places(state.ranking or []):
         for seat in rank:
             lines.append(f"  {place}. {state.name(seat):<16}{state.totals[seat]:>5}")
-        place += len(rank)
     return "\n".join(lines)
 
 

@@ -72,16 +72,13 @@ class PlanHead:
 
 
 @dataclass(frozen=True)
-class TurnHead:
-    number: int
-
-
-@dataclass(frozen=True)
 class Ignored:
-    """A line that is read and ignored: FERTIG/DONE, a ``Spiel:`` header."""
+    """A line that is read and ignored: FERTIG/DONE, a ``Spiel:`` or ``Zug:`` header (the
+    daemon takes those out before the engine reads, through ``read_header``; a pasted one
+    that reaches the reader anyway does no harm)."""
 
 
-Item = Written | PlanHead | TurnHead | Ignored
+Item = Written | PlanHead | Ignored
 
 
 @v_args(inline=True)
@@ -97,8 +94,8 @@ class ToWritten(Transformer[Token, list[Item]]):
     def plan_head(self, word: Token) -> PlanHead:
         return PlanHead(standing=str(word).lower() == "dauerplan")
 
-    def turn_head(self, number: Token) -> TurnHead:
-        return TurnHead(int(number))
+    def turn_head(self, _number: Token) -> Ignored:
+        return Ignored()
 
     def game_head(self, _name: Token) -> Ignored:
         return Ignored()

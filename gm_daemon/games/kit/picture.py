@@ -7,6 +7,7 @@ Latin-1: ``latin1`` makes a text safe to draw.
 
 from __future__ import annotations
 
+import colorsys
 import io
 import unicodedata
 from functools import cache
@@ -36,7 +37,13 @@ def font(size: int = 12) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
 
 
 def seat_colour(index: int) -> Colour:
-    return SEAT_COLOURS[index % len(SEAT_COLOURS)]
+    """The fixed palette first, then hues spread by the golden angle, so that every seat of
+    a big game (Primtraktor allows dozens) has a colour of its own and neighbours differ."""
+    if index < len(SEAT_COLOURS):
+        return SEAT_COLOURS[index]
+    hue = (index * 0.618033988749895) % 1.0
+    r, g, b = colorsys.hsv_to_rgb(hue, 0.75, 0.8)
+    return (round(r * 255), round(g * 255), round(b * 255))
 
 
 def canvas(

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from gm_daemon.games.primtraktor.model import Cell, Leg, State, Tractor
 from gm_daemon.games.primtraktor.speeds import MIN_SPEED, apply_change
-from gm_daemon.games.primtraktor.texts import direction_name, text
+from gm_daemon.games.primtraktor.texts import direction_name, say
 from gm_daemon.games.primtraktor.torus import path
 from gm_daemon.games.protocol import Line, Problem, ProblemKind
 
@@ -63,17 +63,17 @@ def first_danger(
     for step in planned:
         move = leg_text(step.leg, None, lang)
         if step.speed < MIN_SPEED:
-            message = text("warn_speed", lang, leg=step.number, move=move, speed=step.speed)
-            return step.number, message, text("hint_speed", lang)
+            message = say(lang, "warn_speed", leg=step.number, move=move, speed=step.speed)
+            return step.number, message, say(lang, "hint_speed")
         if step.blocked_at is not None:
             whose = (
-                text("own_trail", lang)
+                say(lang, "own_trail")
                 if step.blocked_by == seat
-                else text("trail_of", lang, name=names.get(step.blocked_by or "", "?"))
+                else say(lang, "trail_of", name=names.get(step.blocked_by or "", "?"))
             )
             x, y = step.blocked_at
-            message = text("warn_crash", lang, leg=step.number, move=move, x=x, y=y, whose=whose)
-            return step.number, message, text("hint_crash", lang)
+            message = say(lang, "warn_crash", leg=step.number, move=move, x=x, y=y, whose=whose)
+            return step.number, message, say(lang, "hint_crash")
     return None
 
 

@@ -26,7 +26,7 @@ from gm_daemon.games.primtraktor.picture import render_png
 from gm_daemon.games.primtraktor.resolution import occupancy, play_round
 from gm_daemon.games.primtraktor.scoring import ranking
 from gm_daemon.games.primtraktor.start import draw_start_cells
-from gm_daemon.games.primtraktor.texts import text
+from gm_daemon.games.primtraktor.texts import say
 from gm_daemon.games.protocol import (
     Accepted,
     Attachment,
@@ -53,7 +53,7 @@ def board_picture(state: State, lang: str, label: str) -> Attachment:
 
 
 def _round_label(number: int, lang: str) -> str:
-    return f"{'round' if lang == 'en' else 'runde'}-{number:02d}"
+    return say(lang, "file_round", n=number)
 
 
 class PrimtraktorGame:
@@ -104,7 +104,7 @@ class PrimtraktorGame:
         return "round"
 
     def phase_label(self, state: State, lang: str) -> str:
-        return text("round", lang, n=state.round)
+        return say(lang, "round", n=state.round)
 
     def read_header(self, text: str, state: State) -> Header | None:
         return numbered_header(text, ("Runde", "Round"), state.round)
@@ -160,7 +160,7 @@ class PrimtraktorGame:
             return ack.describe_legs(state, seat, orders.legs, lang)
         choice = choose_nmr_leg(state.tractor(seat), occupancy(state), state.options)
         key = "nmr_none_first" if choice.why_none == "first_round" else "nmr_none"
-        return text(key, lang)
+        return say(lang, key)
 
     def example(self, state: State, seat: str, lang: str) -> str:
         return example_orders(state, seat, lang)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from lark import Token, Transformer, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from gm_daemon.games.primtraktor.model import Direction, Leg, State
-from gm_daemon.games.primtraktor.texts import text
+from gm_daemon.games.primtraktor.texts import say
 from gm_daemon.games.protocol import Line, Problem, ProblemKind, Seat
 from gm_daemon.games.text import fold, match_seat
 from gm_daemon.grammar import parser
@@ -130,24 +130,24 @@ def _offending_word(source: str, column: int) -> str:
 
 def _syntax_problem(line: Line, source: str, exc: UnexpectedInput, lang: str) -> LineProblem:
     """Turn Lark's complaint into what a player understands: which word, and what instead."""
-    hint = text("directions_hint", lang)
+    hint = say(lang, "directions_hint")
     if isinstance(exc, UnexpectedEOF) or not isinstance(exc, UnexpectedCharacters):
         word = source.strip() or line.text
-        message = text("err_no_leg_after_name", lang, word=word)
+        message = say(lang, "err_no_leg_after_name", word=word)
         return _problem(line, ProblemKind.SYNTAX, message, hint)
     word = _offending_word(source, exc.column)
     letters = fold(word).strip("+-=–−")
     if word[0] in "+-=–−":
-        key, hint = "err_lonely_change", text("hint_lonely_change", lang)
+        key, hint = "err_lonely_change", say(lang, "hint_lonely_change")
     elif any(ch.isdigit() for ch in word):
-        key, hint = "err_number", text("hint_number", lang)
+        key, hint = "err_number", say(lang, "hint_number")
     elif letters in _DIAGONALS:
-        key, hint = "err_diagonal", text("hint_diagonal", lang, word=word)
+        key, hint = "err_diagonal", say(lang, "hint_diagonal", word=word)
     elif word[0].isalpha():
         key = "err_word"
     else:
         key = "err_char"
-    return _problem(line, ProblemKind.SYNTAX, text(key, lang, word=word), hint)
+    return _problem(line, ProblemKind.SYNTAX, say(lang, key, word=word), hint)
 
 
 def check_names(read: ReadLine, seats: Sequence[Seat], seat: str, lang: str) -> None:
@@ -162,8 +162,8 @@ def check_names(read: ReadLine, seats: Sequence[Seat], seat: str, lang: str) -> 
             continue
         key = "err_other_name" if matches else "err_unknown_name"
         kind = ProblemKind.ILLEGAL if matches else ProblemKind.SYNTAX
-        message = text(key, lang, word=name, own=own_name)
-        raise _problem(read.line, kind, message, text("hint_name", lang, own=own_name))
+        message = say(lang, key, word=name, own=own_name)
+        raise _problem(read.line, kind, message, say(lang, "hint_name", own=own_name))
 
 
 def seats_of(state: State) -> list[Seat]:
@@ -179,13 +179,13 @@ def count_problems(read: Sequence[ReadLine], max_legs: int, lang: str) -> list[P
     for one in read:
         seen += len(one.legs)
         if seen > max_legs:
-            message = text("err_too_many", lang, count=total, max=max_legs)
-            hint = text("hint_too_many", lang, max=max_legs)
+            message = say(lang, "err_too_many", count=total, max=max_legs)
+            hint = say(lang, "hint_too_many", max=max_legs)
             return [Problem(one.line.no, one.line.text, ProblemKind.ILLEGAL, message, hint)]
     return []
 
 
 def no_legs_problem(max_legs: int, lang: str) -> Problem:
     """An order without legs is refused: the previous orders (or else NMR) stay in force."""
-    hint = text("hint_no_legs", lang, max=max_legs)
-    return Problem(None, "", ProblemKind.SYNTAX, text("err_no_legs", lang), hint)
+    hint = say(lang, "hint_no_legs", max=max_legs)
+    return Problem(None, "", ProblemKind.SYNTAX, say(lang, "err_no_legs"), hint)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from gm_daemon.games.kit import layout
 from gm_daemon.games.primtraktor.asciimap import map_fits, render_map
 from gm_daemon.games.primtraktor.events import (
     Eliminated,
@@ -15,62 +16,46 @@ from gm_daemon.games.primtraktor.events import (
 )
 from gm_daemon.games.primtraktor.model import Elimination, State, Tractor, phase_letter
 from gm_daemon.games.primtraktor.scoring import final_scores, ranking
-from gm_daemon.games.primtraktor.texts import cell_text, direction_name, text
-
-
-def _table(rows: Sequence[Sequence[str]], right: set[int]) -> list[str]:
-    """Columns padded to their widest entry; ``right`` holds the right-aligned columns."""
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    lines = []
-    for row in rows:
-        cells = [
-            cell.rjust(widths[i]) if i in right else cell.ljust(widths[i])
-            for i, cell in enumerate(row)
-        ]
-        lines.append("  ".join(cells).rstrip())
-    return lines
+from gm_daemon.games.primtraktor.texts import cell_text, direction_name, say
 
 
 def _names(state: State, seats: Sequence[str], lang: str) -> str:
-    names = [state.tractor(seat).name for seat in seats]
-    if len(names) <= 1:
-        return "".join(names)
-    return f"{', '.join(names[:-1])} {text('and', lang)} {names[-1]}"
+    return layout.name_list([state.tractor(seat).name for seat in seats], lang)
 
 
 def elimination_reason(state: State, tractor: Tractor, out: Elimination, lang: str) -> str:
     """Speed below 2 / crash at (x,y) / conflict with X at (x,y) / NMR (PT-20)."""
     cell = cell_text(out.cell) if out.cell else ""
     if out.reason == "speed":
-        return text("why_speed", lang)
+        return say(lang, "why_speed")
     if out.reason == "nmr":
-        return text("why_nmr", lang)
+        return say(lang, "why_nmr")
     if out.reason == "crash":
         owner = out.others[0] if out.others else ""
         whose = (
-            text("why_crash_own", lang)
+            say(lang, "why_crash_own")
             if owner == tractor.seat
-            else text("why_crash_other", lang, name=state.tractor(owner).name)
+            else say(lang, "why_crash_other", name=state.tractor(owner).name)
             if owner
             else ""
         )
-        at = text("at_cell", lang, cell=cell) if cell else ""
-        return text("why_crash", lang, at=at, whose=whose)
-    return text("why_conflict", lang, names=_names(state, out.others, lang), cell=cell)
+        at = say(lang, "at_cell", cell=cell) if cell else ""
+        return say(lang, "why_crash", at=at, whose=whose)
+    return say(lang, "why_conflict", names=_names(state, out.others, lang), cell=cell)
 
 
 def status_text(state: State, tractor: Tractor, lang: str) -> str:
     out = tractor.eliminated
     if out is None:
-        return text("status_active", lang)
+        return say(lang, "status_active")
     why = elimination_reason(state, tractor, out, lang)
-    return text("status_out", lang, why=why, r=out.round, p=phase_letter(out.phase))
+    return say(lang, "status_out", why=why, r=out.round, p=phase_letter(out.phase))
 
 
 def standings(state: State, lang: str) -> list[str]:
     """Per player: position, speed, last direction, cells, status (PT-20)."""
     header = ["", "col_player", "col_position", "col_speed", "col_direction", "col_cells"]
-    rows = [[text(h, lang) if h else "" for h in header] + [text("col_status", lang)]]
+    rows = [[say(lang, h) if h else "" for h in header] + [say(lang, "col_status")]]
     for t in state.tractors:
         direction = direction_name(t.direction, lang) if t.direction else "–"
         rows.append(
@@ -84,16 +69,16 @@ def standings(state: State, lang: str) -> list[str]:
                 status_text(state, t, lang),
             ]
         )
-    return _table(rows, right={3, 5})
+    return layout.table(rows, right={3, 5})
 
 
 def board_section(state: State, lang: str, picture: str | None) -> list[str]:
     if not map_fits(state):
-        lines = [text("map_too_big", lang)]
+        lines = [say(lang, "map_too_big")]
     else:
-        lines = [text("map_heading", lang, n=state.options.board), "", render_map(state)]
+        lines = [say(lang, "map_heading", n=state.options.board), "", render_map(state)]
     if picture:
-        lines += ["", text("picture_note", lang, file=picture)]
+        lines += ["", say(lang, "picture_note", file=picture)]
     return lines
 
 
@@ -115,44 +100,42 @@ def legs_section(state: State, events: Sequence[Event], lang: str) -> list[str]:
                 f"{tractor.letter} {tractor.name}",
                 move,
                 f"{cell_text(event.start)} → {cell_text(event.end)}",
-                text("gained_one", lang)
-                if event.gained == 1
-                else text("gained", lang, n=event.gained),
+                say(lang, "gained", count=event.gained),
                 note.strip(),
             ]
         )
     if not rows:
-        return [text("legs_heading", lang), text("no_legs", lang)]
-    return [text("legs_heading", lang), *("  " + line for line in _table(rows, right=set()))]
+        return [say(lang, "legs_heading"), say(lang, "no_legs")]
+    return [say(lang, "legs_heading"), *("  " + line for line in layout.table(rows, right=set()))]
 
 
 def nmr_section(state: State, events: Sequence[Event], lang: str) -> list[str]:
     """The NMR legs that were executed (PT-20) and the NMR eliminations."""
     driven = {e.seat: e for e in events if isinstance(e, LegDriven) and e.nmr}
-    lines = [text("nmr_heading", lang)]
+    lines = [say(lang, "nmr_heading")]
     for event in events:
         if not isinstance(event, NmrApplied):
             continue
         tractor = state.tractor(event.seat)
         if event.leg is None:
             key = "nmr_none_first" if event.why_none == "first_round" else "nmr_none"
-            what = text(key, lang)
+            what = say(lang, key)
         else:
             what = f"{direction_name(event.leg.direction, lang)}{event.leg.change} ({event.speed})"
             leg = driven.get(event.seat)
             if leg is not None:
                 what += f" {cell_text(leg.start)} → {cell_text(leg.end)}"
         lines.append(f"  {tractor.letter} {tractor.name}: {what}")
-    return lines if len(lines) > 1 else [*lines, text("none", lang)]
+    return lines if len(lines) > 1 else [*lines, say(lang, "none")]
 
 
 def eliminated_section(state: State, events: Sequence[Event], lang: str) -> list[str]:
-    lines = [text("out_heading", lang)]
+    lines = [say(lang, "out_heading")]
     for event in events:
         if isinstance(event, Eliminated):
             tractor = state.tractor(event.seat)
             lines.append(f"  {tractor.letter} {tractor.name}: {status_text(state, tractor, lang)}")
-    return lines if len(lines) > 1 else [*lines, text("none", lang)]
+    return lines if len(lines) > 1 else [*lines, say(lang, "none")]
 
 
 def final_section(
@@ -160,29 +143,27 @@ def final_section(
 ) -> list[str]:
     """The end condition, the ranking with cells, bonus and score, and the winner."""
     if end.reason == "last_tractor":
-        lines = [text("end_last", lang, r=end.round, p=phase_letter(end.phase))]
+        lines = [say(lang, "end_last", r=end.round, p=phase_letter(end.phase))]
     else:
-        lines = [text("end_rounds", lang, r=end.round)]
+        lines = [say(lang, "end_rounds", r=end.round)]
     scores: dict[str, Score] = {s.seat: s for s in end.scores}
     header = ["col_rank", "col_player", "col_cells", "col_bonus", "col_total"]
-    rows = [[text(h, lang) for h in header]]
-    place = 1
-    for group in ranking:
+    rows = [[say(lang, h) for h in header]]
+    for place, group in layout.places(ranking):
         for seat in group:
             t, s = state.tractor(seat), scores[seat]
             row = [f"{place}.", f"{t.letter} {t.name}", str(s.cells), str(s.bonus), str(s.total)]
             rows.append(row)
-        place += len(group)
     winners = list(ranking[0]) if ranking else []
     key = "winner" if len(winners) == 1 else "winners"
-    table = _table(rows, right={0, 2, 3, 4})
+    table = layout.table(rows, right={0, 2, 3, 4})
     return [
         *lines,
         "",
-        text("final_heading", lang),
+        say(lang, "final_heading"),
         *table,
         "",
-        text(key, lang, names=_names(state, winners, lang)),
+        say(lang, key, names=_names(state, winners, lang)),
     ]
 
 
@@ -196,7 +177,7 @@ def result_text(
 ) -> str:
     """The game part of the result mail of one round."""
     blocks = [
-        [text("result_heading", lang, n=before.round)],
+        [say(lang, "result_heading", n=before.round)],
         legs_section(after, events, lang),
         nmr_section(after, events, lang),
         eliminated_section(after, events, lang),
@@ -204,26 +185,26 @@ def result_text(
     end = next((e for e in events if isinstance(e, GameEnded)), None)
     if end is not None:
         blocks.append(final_section(after, end, ranking or [], lang))
-    blocks.append([text("standings_heading", lang, n=before.round), *standings(after, lang)])
+    blocks.append([say(lang, "standings_heading", n=before.round), *standings(after, lang)])
     blocks.append(board_section(after, lang, picture))
     if end is None:
-        blocks.append([text("next_round", lang, n=after.round, max=after.options.max_legs)])
+        blocks.append([say(lang, "next_round", n=after.round, max=after.options.max_legs)])
     return "\n\n".join("\n".join(block) for block in blocks) + "\n"
 
 
 def your_tractor(state: State, seat: str, lang: str) -> str:
     t = state.tractor(seat)
     if not t.active:
-        return text(
-            "your_tractor_out",
+        return say(
             lang,
+            "your_tractor_out",
             letter=t.letter,
             name=t.name,
             status=status_text(state, t, lang),
         )
-    return text(
-        "your_tractor",
+    return say(
         lang,
+        "your_tractor",
         letter=t.letter,
         name=t.name,
         cell=cell_text(t.position),
@@ -234,9 +215,9 @@ def your_tractor(state: State, seat: str, lang: str) -> str:
 def opening_text(state: State, lang: str, picture: str | None) -> str:
     """The starting positions, published with the first report (PT-2)."""
     blocks = [
-        [text("start_heading", lang), *standings(state, lang)],
+        [say(lang, "start_heading"), *standings(state, lang)],
         board_section(state, lang, picture),
-        [text("first_round", lang, max=state.options.max_legs)],
+        [say(lang, "first_round", max=state.options.max_legs)],
     ]
     return "\n\n".join("\n".join(block) for block in blocks) + "\n"
 
@@ -245,9 +226,9 @@ def status_text_for(state: State, seat: str, lang: str, picture: str | None) -> 
     """STATUS: the standings and the board as everyone sees them, plus the seat's own line;
     ``picture`` names the attached PNG of the board."""
     if state.finished:
-        heading = text("status_heading_done", lang)
+        heading = say(lang, "status_heading_done")
     else:
-        heading = text("status_heading", lang, n=state.round)
+        heading = say(lang, "status_heading", n=state.round)
     blocks = [
         [heading],
         [your_tractor(state, seat, lang)],
