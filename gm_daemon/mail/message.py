@@ -129,8 +129,8 @@ def _structure_problem(msg: Message) -> str | None:
             return f"MIME parts nested deeper than {MAX_DEPTH} levels"
         if seen > MAX_PARTS:
             return f"more than {MAX_PARTS} MIME parts"
-        payload = part.get_payload()
-        if part.is_multipart() and isinstance(payload, list):
+        if part.is_multipart():  # a leaf's get_payload() would decode it, for nothing
+            payload = part.get_payload()
             stack.extend((sub, depth + 1) for sub in payload if isinstance(sub, Message))
     return None
 
@@ -200,7 +200,7 @@ def _q_decode(payload: str) -> bytes:
     return re.sub(rb"=([0-9A-Fa-f]{2})", lambda m: bytes([int(m.group(1), 16)]), text)
 
 
-_MSGID = re.compile(r"<[^<>\s]+>")
+_MSGID = re.compile(r"<[^<>\s\x00-\x1f\x7f]+>")
 _NOT_IN_MSGID = re.compile(r"[<>\s\x00-\x1f\x7f]")
 
 
@@ -494,8 +494,7 @@ def _decoded_payload(part: Message) -> str:
     except Exception:  # the email package's decoders are lenient; this is a last guard
         raw = None
     if not isinstance(raw, bytes):
-        payload = part.get_payload()
-        raw = payload.encode("utf-8", "surrogateescape") if isinstance(payload, str) else b""
+        raw = _undecoded(part).encode("utf-8", "surrogateescape")
     return decode_bytes(raw, part.get_content_charset() or "us-ascii")
 
 
@@ -504,8 +503,17 @@ _NOT_BASE64 = re.compile(r"[^A-Za-z0-9+/=\s]|\S[ \t]+\S")
 
 def _not_base64(part: Message) -> bool:
     cte = str(part.get("content-transfer-encoding", "")).strip().lower()
-    payload = part.get_payload()
-    return cte == "base64" and isinstance(payload, str) and bool(_NOT_BASE64.search(payload[:4096]))
+    return cte == "base64" and bool(_NOT_BASE64.search(_undecoded(part)[:4096]))
+
+
+def _undecoded(part: Message) -> str:
+    """The payload as it stands in the mail. Message.get_payload() decodes 8-bit bytes with the
+    declared charset, and some of Python's codecs (idna, punycode) raise for any error mode."""
+    try:
+        payload = part.get_payload()
+    except (LookupError, UnicodeError, ValueError):
+        return ""
+    return payload if isinstance(payload, str) else ""
 
 
 _CHARSET_ALIASES = {
