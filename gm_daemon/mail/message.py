@@ -35,9 +35,10 @@ class Incoming:
     (answering auto-replies and bounces makes loops). ``sender_problem`` is None when
     ``sender`` is a plain mailbox the daemon may write to, else why it may not (no answer, not
     even "unknown sender"). ``unreadable`` is None when the MIME structure could be read, else
-    why not: the mail is kept raw and set aside, and ``text`` is empty. ``text_from`` says
-    where ``text`` was taken from: "body", or "attachment NAME" when the body was only a cover
-    note for an attached text file."""
+    why not: the mail is kept raw and set aside, ``text`` and ``text_from`` are empty, and the
+    header fields hold what could be read. ``text_from`` says where ``text`` was taken from:
+    "body", or "attachment NAME" when the body was only a cover note for an attached text
+    file."""
 
     message_id: str | None
     sender: str
@@ -70,7 +71,7 @@ def parse_incoming(data: bytes, own_address: str) -> Incoming:
     try:
         return _parse(data, own_address)
     except Exception as exc:  # a decoder bug must cost one mail, never the whole intake
-        return _unparsed(f"decoder error: {type(exc).__name__}")
+        return _unparsed(data, f"decoder error: {type(exc).__name__}")
 
 
 def _parse(data: bytes, own_address: str) -> Incoming:
@@ -96,8 +97,16 @@ def _parse(data: bytes, own_address: str) -> Incoming:
     )
 
 
-def _unparsed(reason: str) -> Incoming:
-    return Incoming(None, "", "", "", None, (), "unreadable mail", "", "no sender address", reason)
+def _unparsed(data: bytes, reason: str) -> Incoming:
+    """What can be salvaged when decoding failed: who sent it, for the GM's log."""
+    try:
+        headers = _Headers(_header_block(data))
+        sender, name = _from_address(headers.raw("from"))
+        message_id = _first_msgid(headers.get("message-id"))
+    except Exception:  # the headers themselves are what broke the decoder
+        sender, name, message_id = "", "", None
+    problem = address_problem(sender)
+    return Incoming(message_id, sender, name, "", None, (), None, "", problem, reason, "")
 
 
 def _message(data: bytes) -> tuple[Message, str | None]:
