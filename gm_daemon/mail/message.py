@@ -35,9 +35,10 @@ class Incoming:
     (answering auto-replies and bounces makes loops). ``sender_problem`` is None when
     ``sender`` is a plain mailbox the daemon may write to, else why it may not (no answer, not
     even "unknown sender"). ``unreadable`` is None when the MIME structure could be read, else
-    why not: the mail is kept raw and set aside, and ``text`` is empty. ``text_from`` says
-    where ``text`` was taken from: "body", or "attachment NAME" when the body was only a cover
-    note for an attached text file."""
+    why not: the mail is kept raw and set aside, ``text`` and ``text_from`` are empty, and the
+    header fields hold what could be read. ``text_from`` says where ``text`` was taken from:
+    "body", or "attachment NAME" when the body was only a cover note for an attached text
+    file."""
 
     message_id: str | None
     sender: str
@@ -70,7 +71,7 @@ def parse_incoming(data: bytes, own_address: str) -> Incoming:
     try:
         return _parse(data, own_address)
     except Exception as exc:  # a decoder bug must cost one mail, never the whole intake
-        return _unparsed(f"decoder error: {type(exc).__name__}")
+        return _unparsed(data, f"decoder error: {type(exc).__name__}")
 
 
 def _parse(data: bytes, own_address: str) -> Incoming:
@@ -96,8 +97,16 @@ def _parse(data: bytes, own_address: str) -> Incoming:
     )
 
 
-def _unparsed(reason: str) -> Incoming:
-    return Incoming(None, "", "", "", None, (), "unreadable mail", "", "no sender address", reason)
+def _unparsed(data: bytes, reason: str) -> Incoming:
+    """What can be salvaged when decoding failed: who sent it, for the GM's log."""
+    try:
+        headers = _Headers(_header_block(data))
+        sender, name = _from_address(headers.raw("from"))
+        message_id = _first_msgid(headers.get("message-id"))
+    except Exception:  # the headers themselves are what broke the decoder
+        sender, name, message_id = "", "", None
+    problem = address_problem(sender)
+    return Incoming(message_id, sender, name, "", None, (), None, "", problem, reason, "")
 
 
 def _message(data: bytes) -> tuple[Message, str | None]:
@@ -129,8 +138,8 @@ def _structure_problem(msg: Message) -> str | None:
             return f"MIME parts nested deeper than {MAX_DEPTH} levels"
         if seen > MAX_PARTS:
             return f"more than {MAX_PARTS} MIME parts"
-        payload = part.get_payload()
-        if part.is_multipart() and isinstance(payload, list):
+        if part.is_multipart():  # a leaf's get_payload() would decode it, for nothing
+            payload = part.get_payload()
             stack.extend((sub, depth + 1) for sub in payload if isinstance(sub, Message))
     return None
 
@@ -200,7 +209,7 @@ def _q_decode(payload: str) -> bytes:
     return re.sub(rb"=([0-9A-Fa-f]{2})", lambda m: bytes([int(m.group(1), 16)]), text)
 
 
-_MSGID = re.compile(r"<[^<>\s]+>")
+_MSGID = re.compile(r"<[^<>\s\x00-\x1f\x7f]+>")
 _NOT_IN_MSGID = re.compile(r"[<>\s\x00-\x1f\x7f]")
 
 
@@ -494,8 +503,7 @@ def _decoded_payload(part: Message) -> str:
     except Exception:  # the email package's decoders are lenient; this is a last guard
         raw = None
     if not isinstance(raw, bytes):
-        payload = part.get_payload()
-        raw = payload.encode("utf-8", "surrogateescape") if isinstance(payload, str) else b""
+        raw = _undecoded(part).encode("utf-8", "surrogateescape")
     return decode_bytes(raw, part.get_content_charset() or "us-ascii")
 
 
@@ -504,8 +512,17 @@ _NOT_BASE64 = re.compile(r"[^A-Za-z0-9+/=\s]|\S[ \t]+\S")
 
 def _not_base64(part: Message) -> bool:
     cte = str(part.get("content-transfer-encoding", "")).strip().lower()
-    payload = part.get_payload()
-    return cte == "base64" and isinstance(payload, str) and bool(_NOT_BASE64.search(payload[:4096]))
+    return cte == "base64" and bool(_NOT_BASE64.search(_undecoded(part)[:4096]))
+
+
+def _undecoded(part: Message) -> str:
+    """The payload as it stands in the mail. Message.get_payload() decodes 8-bit bytes with the
+    declared charset, and some of Python's codecs (idna, punycode) raise for any error mode."""
+    try:
+        payload = part.get_payload()
+    except (LookupError, UnicodeError, ValueError):
+        return ""
+    return payload if isinstance(payload, str) else ""
 
 
 _CHARSET_ALIASES = {

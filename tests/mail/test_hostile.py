@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from gm_daemon.mail import message
 from gm_daemon.mail.address import address_problem
 from gm_daemon.mail.armour import strip_armour
 from gm_daemon.mail.compose import is_own_message_id
@@ -372,3 +373,20 @@ def test_too_many_parts_are_unreadable() -> None:
 def test_junk_never_raises(raw: bytes) -> None:
     got = parse_incoming(raw, OWN)
     assert got.sender_problem is not None
+
+
+def test_a_decoder_bug_costs_one_mail_and_keeps_the_sender(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The last guard: a bug below parse_incoming marks the mail unreadable instead of
+    stopping intake, and the sender is still known for the GM's log."""
+
+    def broken(*_: object) -> tuple[str, str]:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(message, "_order_text", broken)
+    got = parse_incoming(b"From: Egon <egon@example.org>\nMessage-ID: <x@y.z>\n\nx\n", OWN)
+    assert (got.unreadable, got.sender, got.message_id, got.text) == (
+        "decoder error: RuntimeError",
+        "egon@example.org",
+        "<x@y.z>",
+        "",
+    )
