@@ -10,6 +10,7 @@ import argparse
 import asyncio
 import json
 import logging
+import os
 import re
 import sys
 from collections.abc import Sequence
@@ -50,6 +51,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (LookupError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
+    except BrokenPipeError:  # "gm-daemon status --json | head": the reader has had enough
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
+        return 0
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -176,7 +180,7 @@ def _game_status(referee: Referee, store: Store, game_id: str) -> dict[str, Any]
         "id": row.id,
         "kind": row.kind,
         "phase": row.phase,
-        "phase_label": loaded.label() if loaded else str(row.phase),
+        "phase_label": loaded.engine.phase_label(loaded.state, "en") if loaded else str(row.phase),
         "deadline": row.deadline_at.astimezone(tz).isoformat() if row.deadline_at else None,
         "deadline_text": local_text(row.deadline_at, tz, "en") if row.deadline_at else None,
         "overdue": bool(
@@ -232,10 +236,11 @@ def _resolve(options: argparse.Namespace) -> int:
         print(f"{options.game}: finished; nothing to resolve")
         return 1
     if loaded.row.waiting:
-        print(f"{options.game}: {loaded.label()} waits for the GM: {loaded.row.waiting}")
+        label = loaded.engine.phase_label(loaded.state, "en")
+        print(f"{options.game}: {label} waits for the GM: {loaded.row.waiting}")
         return 1
     referee.release(options.game)
-    before = loaded.label()
+    before = loaded.engine.phase_label(loaded.state, "en")
     after = referee.resolve(options.game, "gm", loaded.row.phase)
     if after is None:
         print(f"{options.game}: nothing resolved (the game moved on meanwhile?)")
@@ -243,10 +248,12 @@ def _resolve(options: argparse.Namespace) -> int:
     print(f"{options.game}: {before} resolved; result mails queued for every player")
     if after.row.finished:
         print(f"{options.game}: the game is over")
-    elif after.row.waiting:
-        print(f"{options.game}: next {after.label()}, waiting for the GM: {after.row.waiting}")
     else:
-        print(f"{options.game}: next {after.label()}, deadline {referee.deadline_text(after)}")
+        label = after.engine.phase_label(after.state, "en")
+        deadline = after.row.deadline_at
+        when = f"deadline {local_text(deadline, referee.tz, 'en')}" if deadline else "no deadline"
+        waiting = f", waiting for the GM: {after.row.waiting}" if after.row.waiting else ""
+        print(f"{options.game}: next {label}, {when}{waiting}")
     return 0
 
 

@@ -1,8 +1,10 @@
 """Building the mails the daemon sends.
 
-Every mail carries ``Auto-Submitted: auto-replied`` (so vacation responders stay quiet), its
-own Message-ID (fixed when the mail is queued, so a retry is the same message), and threads by
-game: all mails of a game reference one synthetic root id, replies also the player's mail.
+Every mail carries ``Auto-Submitted`` (RFC 3834: ``auto-replied`` for an answer to a player's
+mail, ``auto-generated`` for results, welcomes and reminders; either keeps vacation responders
+quiet), its own Message-ID (fixed when the mail is queued, so a retry is the same message),
+and threads by game: all mails of a game reference one synthetic root id, replies also the
+player's mail.
 """
 
 from __future__ import annotations
@@ -60,7 +62,7 @@ def compose(
     message["Subject"] = subject
     message["Date"] = format_datetime(date)
     message["Message-ID"] = message_id
-    message["Auto-Submitted"] = "auto-replied"
+    message["Auto-Submitted"] = "auto-replied" if in_reply_to else "auto-generated"
     message["X-Auto-Response-Suppress"] = "All"
     domain = sender.split("@", 1)[1]
     refs = list(references)

@@ -14,7 +14,7 @@ from tests.daemon_harness import DaemonHarness
 def test_status_shows_the_codes_the_gm_must_pass_on(club: DaemonHarness) -> None:
     code, out = club.cli("status")
     assert code == 0
-    assert "hn1 (highnoon): Runde 1" in out
+    assert "hn1 (highnoon): Round 1" in out
     assert "HANS-5678" in out and "OWES ORDERS" in out
     assert "outbox: 4 sent" in out  # not a Python dict
     data = json.loads(club.cli("status", "--json")[1])

@@ -40,7 +40,7 @@ def test_start_sends_one_welcome_per_player_with_code_and_commitment(tmp_path):
     assert "ANNA-1111" in anna and "sha256" in anna
     assert "secret for Anna Alt" in anna
     assert "secret for Bert" not in anna
-    assert all(m["Auto-Submitted"] == "auto-replied" for m in mails)
+    assert all(m["Auto-Submitted"] == "auto-generated" for m in mails)  # not replies: RFC 3834
     assert h.run() == []  # nothing twice
 
 
