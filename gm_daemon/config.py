@@ -22,6 +22,7 @@ from pydantic import (
     ConfigDict,
     Field,
     ValidationError,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
@@ -218,30 +219,51 @@ class GameConfig(Strict):
             raise ValueError(str(exc)) from exc
         return kind
 
-    @model_validator(mode="after")
-    def _players_and_options(self) -> GameConfig:
-        seen_ids: dict[str, str] = {}
-        seen_emails: set[str] = set()
-        for player in self.players:
-            seat = player.seat_id()
-            if seat in seen_ids:
-                raise ValueError(
-                    f"players {seen_ids[seat]!r} and {player.name!r} share id {seat!r}"
-                )
-            seen_ids[seat] = player.name
-            if player.email in seen_emails:
-                raise ValueError(f"two players share the address {player.email}")
-            seen_emails.add(player.email)
-        codes = [p.code.lower() for p in self.players if p.code]
-        if len(codes) != len(set(codes)):
-            raise ValueError("two players share a code; every player needs his own")
-        game = find_game(self.kind)
-        try:
-            game.Options.model_validate(self.options)
-        except ValidationError as exc:
-            raise ValueError(_describe(exc, prefix="options")) from exc
-        _check_phase_types(self.kind, tuple(getattr(game, "phase_types", ())), self.deadlines)
-        return self
+    # Each check below is a field validator, not one check after the model: pydantic then
+    # reports every field's problem of a game in one go (an unknown kind, a bad deadline and a
+    # shared address together), and ``check`` names them all at once with their key paths.
+    @field_validator("deadlines")
+    @classmethod
+    def _deadlines_fit_the_kind(cls, deadlines: Deadlines, info: ValidationInfo) -> Deadlines:
+        kind = info.data.get("kind")
+        if kind is not None:
+            types = tuple(getattr(find_game(kind), "phase_types", ()))
+            _check_phase_types(kind, types, deadlines)
+        return deadlines
+
+    @field_validator("players")
+    @classmethod
+    def _distinct_players(cls, players: list[PlayerConfig]) -> list[PlayerConfig]:
+        problems = []
+        seen_ids: dict[str, int] = {}
+        seen_emails: dict[str, int] = {}
+        seen_codes: dict[str, int] = {}
+        for i, player in enumerate(players):
+            for seen, value, what in (
+                (seen_ids, player.seat_id(), "id"),
+                (seen_emails, player.email, "email"),
+                (seen_codes, (player.code or "").lower(), "code"),
+            ):
+                if value and value in seen:
+                    problems.append(
+                        f"players[{i}] and players[{seen[value]}] share the {what} {value!r}; "
+                        f"every player needs his own"
+                    )
+                seen.setdefault(value, i)
+        if problems:
+            raise ValueError("; ".join(problems))
+        return players
+
+    @field_validator("options")
+    @classmethod
+    def _options_fit_the_kind(cls, options: dict[str, Any], info: ValidationInfo) -> dict[str, Any]:
+        kind = info.data.get("kind")
+        if kind is not None:
+            try:
+                find_game(kind).Options.model_validate(options)
+            except ValidationError as exc:
+                raise ValueError(_describe(exc, prefix="options")) from exc
+        return options
 
     def parsed_options(self) -> BaseModel:
         return find_game(self.kind).Options.model_validate(self.options)

@@ -54,14 +54,17 @@ def test_a_good_config_loads_with_defaults(tmp_path):
         (('every = "2d"', 'every = "two days"'), "games[0].deadlines.every:"),
         (('every = "2d"', 'cron = "0 18 * * fri"\nevery = "2d"'), "games[0].deadlines:"),
         (('id = "g1"', 'id = "g 1"'), "games[0].id:"),
-        (("bert@players.test", "anna@players.test"), "share the address anna@players.test"),
+        (
+            ("bert@players.test", "anna@players.test"),
+            "games[0].players: players[1] and players[0] share the email 'anna@players.test'",
+        ),
         (
             ('email = "bert@players.test"', 'email = "bert@players.test"\ncode = "SAME-1"'),
-            "share a code",
+            "players[1] and players[0] share the code 'same-1'",
         ),
         (
             ("[games.deadlines]", '[games.options]\nrounds = "many"\n[games.deadlines]'),
-            "options.rounds",
+            "games[0].options: options.rounds:",
         ),
     ],
 )
@@ -109,3 +112,16 @@ password_env = "GM_SMTP_PW"
     config = load_config(path)
     assert config.mail.imap.password() == "s3cret"
     assert config.mail.smtp.password() == "other"
+
+
+def test_every_problem_of_a_config_is_named_at_once(tmp_path):
+    """An unknown kind, a bad deadline and a shared address: one check names all three."""
+    broken = (
+        GAME.replace('kind = "guess"', 'kind = "chess"', 1)
+        .replace('every = "2d"', 'every = "two days"', 1)
+        .replace("bert@players.test", "anna@players.test", 1)
+    )
+    found = problems(tmp_path, BASE + broken)
+    assert any(p.startswith("games[0].kind: unknown game kind 'chess'") for p in found), found
+    assert any(p.startswith("games[0].deadlines.every:") for p in found), found
+    assert any(p.startswith("games[0].players: players[1] and players[0]") for p in found), found
