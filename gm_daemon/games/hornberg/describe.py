@@ -16,8 +16,9 @@ from gm_daemon.games.hornberg.model import State
 from gm_daemon.games.hornberg.nmr import autoplay
 from gm_daemon.games.hornberg.play import Move, Orders
 from gm_daemon.games.hornberg.tables import line_name
-from gm_daemon.games.hornberg.texts import say, wrap
+from gm_daemon.games.hornberg.texts import say
 from gm_daemon.games.hornberg.window import window
+from gm_daemon.games.kit.layout import fold
 
 _EN_DIRECTIONS = {"NO": "NE", "O": "E", "SO": "SE"}
 
@@ -136,7 +137,7 @@ def legal_text(state: State, seat: str, lang: str) -> str:
     example = autoplay(state, seat)
     if example is not None:
         lines.append(say(lang, "example") + move_text(state, example, lang))
-    return "\n".join(wrap(line) for line in lines)
+    return "\n".join(fold(line) for line in lines)
 
 
 def _cards_of(state: State, moves: list[Move], kind: str) -> list[str]:

@@ -17,8 +17,9 @@ from gm_daemon.games.hornberg.describe import direction, hand_text, legal_text, 
 from gm_daemon.games.hornberg.model import RoundResult, ScoreItem, State
 from gm_daemon.games.hornberg.play import Move
 from gm_daemon.games.hornberg.tables import table_text
-from gm_daemon.games.hornberg.texts import say, wrap
+from gm_daemon.games.hornberg.texts import say
 from gm_daemon.games.kit import layout
+from gm_daemon.games.kit.layout import fold
 
 Event = dict[str, Any]
 
@@ -42,7 +43,7 @@ def _event_lines(after: State, event: Event, lang: str) -> list[str]:
     kind = event["event"]
     name = after.name(event.get("seat", ""))
     if kind == "play":
-        return [wrap(played_text(after, event, lang))]
+        return [fold(played_text(after, event, lang))]
     if kind == "skipped":
         turn = say(lang, "turn")
         return [f"{turn} {event['turn']} · {name}: " + say(lang, "nmr_turn_passes")]
@@ -113,7 +114,7 @@ def scoring_text(state: State, result: RoundResult, lang: str) -> str:
         lines.append(f"  {state.name(score.seat)}")
         for item in score.items:
             label = f"    {_item_label(item, lang):<20}{item.points:>+5}   "
-            lines.append(wrap(label + " ".join(item.cards), len(label)))
+            lines.append(fold(label + " ".join(item.cards), len(label)))
         lines.append(f"    {say(lang, 'round'):<20}{score.total:>+5}")
     if any(item.doubled for score in result.scores for item in score.items):
         lines.append(say(lang, "doubled"))

@@ -11,8 +11,9 @@ from gm_daemon.games.hornberg import cards, kq
 from gm_daemon.games.hornberg.dd import ROW_NAMES, stack_text
 from gm_daemon.games.hornberg.kq import XY
 from gm_daemon.games.hornberg.model import Cell, Row, State
-from gm_daemon.games.hornberg.texts import say, wrap
+from gm_daemon.games.hornberg.texts import say
 from gm_daemon.games.hornberg.window import Window, window
+from gm_daemon.games.kit.layout import fold
 
 CELL_WIDTH = 5
 GAP = "  "
@@ -151,4 +152,4 @@ def _kq_lines(state: State, lang: str) -> list[str]:
     lines = [say(lang, "finishable") + (", ".join(finishable) or "–")]
     if blocked:
         lines.append(say(lang, "blocked") + ", ".join(blocked))
-    return [wrap(line) for line in lines]
+    return [fold(line) for line in lines]
