@@ -51,7 +51,7 @@ def move_text(state: State, move: Move, lang: str) -> str:
     kind = cards.kind(move.card)
     value = cards.value(move.card)
     if kind == "beer":
-        return say(lang, "beer_on", value=value, move_on=move.on)
+        return say(lang, "beer_on", value=value, cannon=move.on)
     if kind == "duke":
         return _duke_text(state, move, value, lang)
     return _cannon_text(state, move, lang)
@@ -130,7 +130,7 @@ def legal_text(state: State, seat: str, lang: str) -> str:
     """The legal plays grouped by card kind, with one ready-to-send example."""
     moves = rules.legal_moves(state, seat)
     if not moves:
-        return say(lang, "no_card_can_be_played")
+        return say(lang, "no_legal_play")
     lines = (
         _dd_groups(state, moves, lang) if state.variant == "dd" else _kq_groups(state, moves, lang)
     )
@@ -213,7 +213,7 @@ def _kq_groups(state: State, moves: list[Move], lang: str) -> list[str]:
 
 def _cells_text(state: State, lang: str) -> str:
     if not state.table.cells:
-        return say(lang, "anywhere_empty_table")
+        return say(lang, "anywhere")
     win = window(state.table)
     labels = [win.label(xy) for xy in kq.legal_cells(state.table)]
     return say(lang, "cells", count=len(labels), labels=", ".join(labels))

@@ -36,10 +36,10 @@ def _header(state: State, lang: str) -> str:
     sizes = " · ".join(f"{state.name(s)} {len(state.hands[s])}" for s in state.seat_ids)
     hands = say(lang, "cards_in_hand")
     if state.finished or state.to_move is None:
-        head = say(lang, "round_game_over", round=state.round)
+        head = say(lang, "table_heading_over", round=state.round)
     else:
         mover = state.name(state.to_move)
-        head = say(lang, "round_turn_to_move", round=state.round, turn=state.turn, mover=mover)
+        head = say(lang, "table_heading", round=state.round, turn=state.turn, mover=mover)
     return f"{head}\n{hands}: {sizes}  ({pile} {len(state.pile)})"
 
 
@@ -73,7 +73,7 @@ def _dd_row_head(name: str, row: Row, lang: str) -> str:
     if row.complete:
         status = say(lang, "row_complete")
     else:
-        status = say(lang, "open", row_length_count=row.length - count)
+        status = say(lang, "open", free=row.length - count)
     word = say(lang, "row_heading")
     length = say(lang, "length")
     cannons = say(lang, "cannons", count=count)
@@ -115,7 +115,7 @@ def _kq_extras(state: State, lang: str) -> list[str]:
 def kq_grid_text(state: State, lang: str) -> str:
     table = state.table
     if not table.cells:
-        return say(lang, "the_table_is_empty_the")
+        return say(lang, "empty_table")
     win = window(table)
     occupied = kq.grid(table)
     legal = set(kq.legal_cells(table))
