@@ -477,11 +477,6 @@ class Store:
             "SELECT * FROM phases WHERE game_id = ? AND phase = ?", (game_id, phase)
         ).fetchone()
 
-    def phase_records(self, game_id: str) -> list[sqlite3.Row]:
-        return list(
-            self.db.execute("SELECT * FROM phases WHERE game_id = ? ORDER BY phase", (game_id,))
-        )
-
     # --- inbox -------------------------------------------------------------------------
     def store_incoming(
         self, key: str, message_id: str | None, sender: str | None, raw: bytes, at: datetime

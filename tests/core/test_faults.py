@@ -219,3 +219,30 @@ def test_backoff_grows_and_is_capped():
         timedelta(seconds=120),
     ]
     assert backoff.delay(50) == timedelta(hours=1)
+
+
+def test_a_shunted_mail_can_be_listed_shown_retried_and_dropped(tmp_path, monkeypatch):
+    from tests.core import guessgame
+
+    h = DaemonHarness(tmp_path, GAMES, extra_toml='gm_address = "boss@gm.test"\n')
+    h.run()
+    original = guessgame.GuessGame.read_orders
+
+    def explode(self, lines, state, seat, lang, on_file=None):
+        raise RuntimeError("engine bug")
+
+    monkeypatch.setattr(guessgame.GuessGame, "read_orders", explode)
+    h.send("anna@players.test", "Code: ANNA-1111\n42")
+    h.send("bert@players.test", "Code: BERT-2222\n17")
+    h.run()
+    code, listed = h.cli("shunt", "list")
+    assert code == 0 and "2 mail(s) set aside" in listed and "RuntimeError: engine bug" in listed
+    first, second = (line.split()[0][1:] for line in listed.splitlines()[:2])
+    assert "Code: ANNA-1111" in h.cli("shunt", "show", first)[1]
+    monkeypatch.setattr(guessgame.GuessGame, "read_orders", original)  # the fix
+    assert h.cli("shunt", "retry", first)[0] == 0
+    assert h.cli("shunt", "drop", second)[0] == 0
+    (ack,) = h.run()
+    assert ack["To"] == "anna@players.test" and "accepted" in ack["Subject"]
+    assert "0 mail(s) set aside" in h.cli("shunt", "list")[1]
+    assert h.cli("shunt", "retry", second)[0] == 1  # dropped: no longer set aside

@@ -161,3 +161,18 @@ def test_check_validates_deadline_keys_against_the_phase_types(tmp_path):
     assert "no length for the phase type(s) ernte" in str(missing.value)
     path.write_text(base + games_toml('"Acker"', 'every = "3d"'))
     assert load_config(path).games[0].deadlines.every == "3d"
+
+
+def test_show_renders_a_past_phase_again_from_the_record(tmp_path):
+    h = started(tmp_path)
+    h.send("anna@players.test", "Code: ANNA-1111\n3")
+    h.run()
+    h.advance(hours=25)
+    results = h.run()
+    to_anna = next(m for m in results if m["To"] == "anna@players.test")
+    code, shown = h.cli("show", "--game", "h1", "--phase", "1")
+    assert code == 0
+    assert "h1: 1901 Saat (deadline" in shown
+    assert "Anna Alt: 1\nBert Bär: 1" in shown and "Anna Alt: 1\nBert Bär: 1" in h.body(to_anna)
+    assert "--- only for Anna Alt ---\nsecret anna-alt" in shown
+    assert h.cli("show", "--game", "h1", "--phase", "7")[0] == 1
