@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gm_daemon.games.kit.layout import name_list, places, ranking_lines, table
+from gm_daemon.games.kit.layout import fold, name_list, places, ranking_lines, table
 
 
 def test_table_aligns_columns_and_strips_trailing_space() -> None:
@@ -34,3 +34,11 @@ def test_shared_places_skip_the_places_they_take() -> None:
 )
 def test_name_list(names: list[str], lang: str, expected: str) -> None:
     assert name_list(names, lang) == expected
+
+
+def test_fold_continues_a_long_line_indented_and_keeps_a_short_one() -> None:
+    cells = "Felder " + ", ".join(f"{row}{col}" for row in "ABC" for col in range(1, 9))
+    folded = fold("  Kanone ro1, ro6 → " + cells, indent=4).splitlines()
+    assert len(folded) == 2 and all(len(line) <= 78 for line in folded)
+    assert folded[1].startswith("    ") and not folded[1].startswith("     ")
+    assert fold("  short line  ") == "  short line  "

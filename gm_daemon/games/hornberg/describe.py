@@ -16,8 +16,9 @@ from gm_daemon.games.hornberg.model import State
 from gm_daemon.games.hornberg.nmr import autoplay
 from gm_daemon.games.hornberg.play import Move, Orders
 from gm_daemon.games.hornberg.tables import line_name
-from gm_daemon.games.hornberg.texts import say, wrap
+from gm_daemon.games.hornberg.texts import say
 from gm_daemon.games.hornberg.window import window
+from gm_daemon.games.kit.layout import fold
 
 _EN_DIRECTIONS = {"NO": "NE", "O": "E", "SO": "SE"}
 
@@ -50,7 +51,7 @@ def move_text(state: State, move: Move, lang: str) -> str:
     kind = cards.kind(move.card)
     value = cards.value(move.card)
     if kind == "beer":
-        return say(lang, "beer_on", value=value, move_on=move.on)
+        return say(lang, "beer_on", value=value, cannon=move.on)
     if kind == "duke":
         return _duke_text(state, move, value, lang)
     return _cannon_text(state, move, lang)
@@ -129,14 +130,14 @@ def legal_text(state: State, seat: str, lang: str) -> str:
     """The legal plays grouped by card kind, with one ready-to-send example."""
     moves = rules.legal_moves(state, seat)
     if not moves:
-        return say(lang, "no_card_can_be_played")
+        return say(lang, "no_legal_play")
     lines = (
         _dd_groups(state, moves, lang) if state.variant == "dd" else _kq_groups(state, moves, lang)
     )
     example = autoplay(state, seat)
     if example is not None:
         lines.append(say(lang, "example") + move_text(state, example, lang))
-    return "\n".join(wrap(line) for line in lines)
+    return "\n".join(fold(line) for line in lines)
 
 
 def _cards_of(state: State, moves: list[Move], kind: str) -> list[str]:
@@ -212,7 +213,7 @@ def _kq_groups(state: State, moves: list[Move], lang: str) -> list[str]:
 
 def _cells_text(state: State, lang: str) -> str:
     if not state.table.cells:
-        return say(lang, "anywhere_empty_table")
+        return say(lang, "anywhere")
     win = window(state.table)
     labels = [win.label(xy) for xy in kq.legal_cells(state.table)]
     return say(lang, "cells", count=len(labels), labels=", ".join(labels))

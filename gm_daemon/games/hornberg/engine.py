@@ -79,7 +79,7 @@ class Hornberg:
 
     def phase_label(self, state: State, lang: Lang) -> str:
         if state.finished or state.to_move is None:
-            return say(lang, "turn_game_over", turn=state.turn)
+            return say(lang, "label_over", turn=state.turn)
         return say(lang, "turn") + f" {state.turn} ({state.name(state.to_move)})"
 
     def read_header(self, text: str, state: State) -> Header | None:
@@ -171,7 +171,7 @@ class Hornberg:
         lines = [hand_text(state, seat, lang), *turn_notice(state, seat, lang)]
         example = example_orders(state, seat, lang)
         if seat != state.to_move and example:  # on turn, the turn notice shows it already
-            lines += ["", say(lang, "a_plan_could_be"), "  " + example]
+            lines += ["", say(lang, "plan_example"), "  " + example]
         return "\n".join(lines) + "\n"
 
 

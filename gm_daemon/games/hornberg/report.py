@@ -17,8 +17,9 @@ from gm_daemon.games.hornberg.describe import direction, hand_text, legal_text, 
 from gm_daemon.games.hornberg.model import RoundResult, ScoreItem, State
 from gm_daemon.games.hornberg.play import Move
 from gm_daemon.games.hornberg.tables import table_text
-from gm_daemon.games.hornberg.texts import say, wrap
+from gm_daemon.games.hornberg.texts import say
 from gm_daemon.games.kit import layout
+from gm_daemon.games.kit.layout import fold
 
 Event = dict[str, Any]
 
@@ -42,13 +43,13 @@ def _event_lines(after: State, event: Event, lang: str) -> list[str]:
     kind = event["event"]
     name = after.name(event.get("seat", ""))
     if kind == "play":
-        return [wrap(played_text(after, event, lang))]
+        return [fold(played_text(after, event, lang))]
     if kind == "skipped":
         turn = say(lang, "turn")
         return [f"{turn} {event['turn']} · {name}: " + say(lang, "nmr_turn_passes")]
     if kind == "out":
         hand = " ".join(cards.sorted_hand(event["hand"], after.options.colours)) or "–"
-        return [say(lang, "cannot_play_any_more_and", name=name, hand=hand)]
+        return [say(lang, "out_for_round", name=name, hand=hand)]
     if kind == "round_end":
         result = next(r for r in after.history if r.round == event["round"])
         return ["", scoring_text(after, result, lang)]
@@ -57,7 +58,7 @@ def _event_lines(after: State, event: Event, lang: str) -> list[str]:
     if kind == "game_end":
         return ["", final_text(after, lang)]
     if kind == "nmr_flag":
-        return [say(lang, "has_missed_turns_in_a", name=name, streak=event["streak"])]
+        return [say(lang, "nmr_flag", name=name, streak=event["streak"])]
     return []  # plan notes are private
 
 
@@ -105,7 +106,7 @@ def _consequences(state: State, event: Event, lang: str) -> list[str]:
 # --- scoring ---------------------------------------------------------------------------
 def scoring_text(state: State, result: RoundResult, lang: str) -> str:
     lines = [
-        say(lang, "scoring_of_round", result_round=result.round)
+        say(lang, "scoring", round=result.round)
         + " – "
         + _reason(state, result, lang)
     ]
@@ -113,7 +114,7 @@ def scoring_text(state: State, result: RoundResult, lang: str) -> str:
         lines.append(f"  {state.name(score.seat)}")
         for item in score.items:
             label = f"    {_item_label(item, lang):<20}{item.points:>+5}   "
-            lines.append(wrap(label + " ".join(item.cards), len(label)))
+            lines.append(fold(label + " ".join(item.cards), len(label)))
         lines.append(f"    {say(lang, 'round'):<20}{score.total:>+5}")
     if any(item.doubled for score in result.scores for item in score.items):
         lines.append(say(lang, "doubled"))
@@ -127,7 +128,7 @@ def _reason(state: State, result: RoundResult, lang: str) -> str:
     stuck = state.name(result.stuck or "")
     return {
         "two_rows": say(lang, "two_rows_complete"),
-        "nobody_can_play": say(lang, "nobody_can_play_any_more"),
+        "nobody_can_play": say(lang, "nobody_can_play"),
         "duke_sum": say(lang, "the_dukes_reach", limit=limit),
         "cannot_play": say(lang, "cannot_play", stuck=stuck),
     }[result.reason]
@@ -157,14 +158,14 @@ def deal_text(state: State, lang: str) -> str:
     dealer, start = state.name(state.dealer), state.name(state.start_player)
     text = say(
         lang,
-        "round_of_deals_begins",
+        "deal",
         round=state.round,
-        variant_name_state=variant_name(state),
+        variant=variant_name(state),
         dealer=dealer,
         start=start,
     )
     if state.redeals:
-        text += say(lang, "re_dealt_the_opener_held", redeals=state.redeals)
+        text += say(lang, "redealt", redeals=state.redeals)
     if state.variant == "dd":
         bases = " · ".join(f"{ROW_NAMES[i]} H{r.base}" for i, r in enumerate(state.table.rows))
         text += "\n" + say(lang, "row_dukes") + bases
@@ -186,9 +187,9 @@ def private_text(
         if event.get("seat") != seat:
             continue
         if event["event"] == "plan_failed":
-            lines.append(say(lang, "your_plan_had_no_legal"))
+            lines.append(say(lang, "plan_failed"))
         elif event["event"] == "plan_lapsed":
-            lines.append(say(lang, "your_plan_lapsed_with_the"))
+            lines.append(say(lang, "plan_lapsed"))
     lines += turn_notice(after, seat, lang)
     return "\n".join(lines) + "\n"
 
@@ -197,12 +198,12 @@ def turn_notice(state: State, seat: str, lang: str) -> list[str]:
     if state.finished:
         return []
     if seat in state.out:
-        return [say(lang, "you_are_out_for_the")]
+        return [say(lang, "you_are_out")]
     if seat != state.to_move:
         return []
     return [
         "",
-        say(lang, "it_is_your_turn_turn", turn=state.turn),
+        say(lang, "your_turn", turn=state.turn),
         legal_text(state, seat, lang),
     ]
 

@@ -11,8 +11,9 @@ from gm_daemon.games.hornberg import cards, kq
 from gm_daemon.games.hornberg.dd import ROW_NAMES, stack_text
 from gm_daemon.games.hornberg.kq import XY
 from gm_daemon.games.hornberg.model import Cell, Row, State
-from gm_daemon.games.hornberg.texts import say, wrap
+from gm_daemon.games.hornberg.texts import say
 from gm_daemon.games.hornberg.window import Window, window
+from gm_daemon.games.kit.layout import fold
 
 CELL_WIDTH = 5
 GAP = "  "
@@ -35,10 +36,10 @@ def _header(state: State, lang: str) -> str:
     sizes = " · ".join(f"{state.name(s)} {len(state.hands[s])}" for s in state.seat_ids)
     hands = say(lang, "cards_in_hand")
     if state.finished or state.to_move is None:
-        head = say(lang, "round_game_over", round=state.round)
+        head = say(lang, "table_heading_over", round=state.round)
     else:
         mover = state.name(state.to_move)
-        head = say(lang, "round_turn_to_move", round=state.round, turn=state.turn, mover=mover)
+        head = say(lang, "table_heading", round=state.round, turn=state.turn, mover=mover)
     return f"{head}\n{hands}: {sizes}  ({pile} {len(state.pile)})"
 
 
@@ -72,7 +73,7 @@ def _dd_row_head(name: str, row: Row, lang: str) -> str:
     if row.complete:
         status = say(lang, "row_complete")
     else:
-        status = say(lang, "open", row_length_count=row.length - count)
+        status = say(lang, "open", free=row.length - count)
     word = say(lang, "row_heading")
     length = say(lang, "length")
     cannons = say(lang, "cannons", count=count)
@@ -114,7 +115,7 @@ def _kq_extras(state: State, lang: str) -> list[str]:
 def kq_grid_text(state: State, lang: str) -> str:
     table = state.table
     if not table.cells:
-        return say(lang, "the_table_is_empty_the")
+        return say(lang, "empty_table")
     win = window(table)
     occupied = kq.grid(table)
     legal = set(kq.legal_cells(table))
@@ -151,4 +152,4 @@ def _kq_lines(state: State, lang: str) -> list[str]:
     lines = [say(lang, "finishable") + (", ".join(finishable) or "–")]
     if blocked:
         lines.append(say(lang, "blocked") + ", ".join(blocked))
-    return [wrap(line) for line in lines]
+    return [fold(line) for line in lines]

@@ -84,6 +84,23 @@ def hanging(label: str, items: Sequence[str], indent: int = 2, width: int = WIDT
     return [line.replace("\0", " ") for line in lines] or [head.rstrip()]
 
 
+def fold(line: str, indent: int = 4, width: int = WIDTH) -> str:
+    """One line too long for a mail folded at spaces, the continuation lines indented by
+    ``indent`` (a list of cells or cards stays one block); a word is never split, and a
+    line that fits is returned as it is."""
+    if len(line) <= width:
+        return line
+    return "\n".join(
+        textwrap.wrap(
+            line,
+            width=width,
+            subsequent_indent=" " * indent,
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
+    )
+
+
 def wrap(text: str, width: int = WIDTH) -> str:
     """Wrap prose paragraph by paragraph; lines that start with a space, a dash list item
     continuation or look like a table are left as they are."""

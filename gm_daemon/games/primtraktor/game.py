@@ -182,7 +182,8 @@ class PrimtraktorGame:
         return order_format(state.options, example_orders(state, seat, lang), lang)
 
     def status(self, state: State, seat: str, lang: str) -> Report:
-        picture = board_picture(state, lang, _round_label(state.round, lang))
+        label = say(lang, "file_final" if state.finished else "file_status", n=state.round)
+        picture = board_picture(state, lang, label)
         text = report.status_text_for(state, seat, lang, picture.filename)
         return Report(public=text, attachments=[picture])
 
