@@ -51,7 +51,7 @@ def table(kind: str, **options: str) -> Table:
     for seat, lang in ((seat, lang) for seat in seats for lang in ("de", "en")):
         welcome = game.welcome(state, seat, lang)
         texts += [welcome.public, welcome.private.get(seat, "")]
-    lines = tuple({line.strip() for text in texts for line in text.splitlines() if line.strip()})
+    lines = tuple(sorted({ln.strip() for text in texts for ln in text.splitlines() if ln.strip()}))
     words = tuple(
         sorted({w for line in lines for w in re.split(r"[\s,]+", line) if 0 < len(w) < 25})
     )
