@@ -542,6 +542,11 @@ _BOMS = (
 )
 
 
+# Python codecs that are no mail charset, though a label can name them: the escape decoders
+# interpret backslashes (and warn about them), idna and punycode read host names.
+_NOT_CHARSETS = frozenset({"unicode-escape", "raw-unicode-escape", "idna", "punycode", "undefined"})
+
+
 def decode_bytes(raw: bytes, charset: str) -> str:
     """Decode with the declared charset, else UTF-8, else windows-1252, else Latin-1 (which
     cannot fail): a mislabelled or unknown charset must not lose the whole message.
@@ -561,7 +566,8 @@ def decode_bytes(raw: bytes, charset: str) -> str:
         candidates = ["utf-8", declared]
     for candidate in [*candidates, "windows-1252"]:
         try:
-            codecs.lookup(candidate)
+            if codecs.lookup(candidate).name in _NOT_CHARSETS:
+                continue
             return raw.decode(candidate)
         except (LookupError, UnicodeError, ValueError):
             continue

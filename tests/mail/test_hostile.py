@@ -315,6 +315,12 @@ def test_real_latin9_is_still_latin9() -> None:
     assert decode_bytes("Grüße".encode("utf-16"), "us-ascii") == "Grüße"
 
 
+@pytest.mark.parametrize("label", ["unicode_escape", "raw-unicode-escape", "idna", "punycode"])
+def test_python_only_codecs_are_no_charsets(label: str) -> None:
+    """Found by the fuzzer: "\\" + NUL under unicode_escape warns (an error in the tests)."""
+    assert decode_bytes(b"\\\x00 Gl\xc3\xbcck", label) == "\\\x00 Glück"
+
+
 def test_order_lines_read_at_most_max_lines() -> None:
     lines = order_lines("x\n" * (MAX_LINES + 50))
     assert (len(lines), lines[-1].no) == (MAX_LINES, MAX_LINES)
