@@ -269,6 +269,8 @@ class Game(Protocol[Opt, S, Ord]):
         ...
 
     # --- texts -----------------------------------------------------------------------
+    # ``welcome``, ``help`` and ``status`` render for the one seat they are sent to, so their
+    # public part may name that seat's opponents and example; ``report`` goes to everyone.
     def welcome(self, state: S, seat: str, lang: Lang) -> Report:
         """Rules summary, order format with ``example``, and the opening position (e.g. the
         first round's pairings); private parts such as a hand go in ``Report.private``."""
