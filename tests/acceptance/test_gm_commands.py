@@ -93,7 +93,7 @@ CONFIG_MISTAKES = [
     ('kind = "highnoon"', 'kind = "highnon"', "games[0].kind: unknown game kind 'highnon'"),
     ('every = "3d"', 'every = "3 Tage"', "games[0].deadlines.every: '3 Tage' is not a duration"),
     ('email = "anna@example.org"', 'email = "anna.example.org"', "games[0].players[3].email"),
-    ('email = "hans@example.org"', 'email = "egon@example.org"', "players[1] and players[0] share the email"),
+    ('email = "hans@example.org"', 'email = "egon@example.org"', "and players[0] share the email"),
     ('language = "de"', 'language = "fr"', "games[0].language"),
     ("seed = ", "seed = 42 #", "games[0].seed"),
     ('title = "High', 'title = "unterminated\ntitle2 = "High', "not valid TOML"),
