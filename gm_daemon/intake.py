@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from gm_daemon.commands import Answer
+from gm_daemon.config import Config
 from gm_daemon.envelope import Mail, Services, read_envelope
 from gm_daemon.games.protocol import Attachment, OrdersRejected
 from gm_daemon.guards import GUARDS, Stop
@@ -47,7 +48,7 @@ class Intake:
         self.services = Services(referee, self.mailer, clock, store.recent_from)
 
     @property
-    def config(self):  # type: ignore[no-untyped-def]
+    def config(self) -> Config:
         return self.referee.config
 
     def process_pending(self) -> list[Verdict]:
@@ -136,8 +137,8 @@ class Intake:
     # --- replies -----------------------------------------------------------------------
     def _reply(self, mail: Mail, answer: Answer, to: PlayerRow | str | None = None) -> None:
         recipient = to or mail.sender_or_none or mail.incoming.sender
-        game = mail.game_or_none if isinstance(recipient, PlayerRow) else None
-        if game is not None and game.id != recipient.game_id:  # type: ignore[union-attr]
+        game = mail.game_or_none
+        if not isinstance(recipient, PlayerRow) or (game and game.id != recipient.game_id):
             game = None
         self.mailer.queue(
             game,

@@ -15,13 +15,14 @@ from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel
 
 from gm_daemon.config import Config, GameConfig, parse_duration
 from gm_daemon.deadlines import local_text, next_deadline
 from gm_daemon.games import find_game
-from gm_daemon.games.protocol import Resolution, Seat
+from gm_daemon.games.protocol import Report, Resolution, Seat
 from gm_daemon.loaded import AnyGame, Loaded, take_options, waiting_for
 from gm_daemon.mailer import Mailer, Reply, with_private
 from gm_daemon.rng import commitment, new_seed, phase_rng
@@ -52,7 +53,7 @@ class Referee:
         self.mailer = mailer or Mailer(config, store, clock)
 
     @property
-    def tz(self):  # type: ignore[no-untyped-def]
+    def tz(self) -> ZoneInfo:
         return self.config.daemon.tz
 
     def reconfigure(self, config: Config) -> None:
@@ -139,7 +140,8 @@ class Referee:
         for problem in self.roster_problems(game_config):
             log.warning("config: %s", problem)
         with self.store.transaction():
-            if self.store.game(game_config.id).held == NOT_IN_CONFIG:  # type: ignore[union-attr]
+            row = self.store.game(game_config.id)
+            if row is not None and row.held == NOT_IN_CONFIG:
                 self.store.set_held(game_config.id, None)
             loaded = self._update_locked(game_config)
         if loaded is not None:
@@ -582,7 +584,7 @@ class Referee:
         return "\n\n".join(parts) + "\n"
 
 
-def _with_deadline(loaded: Loaded, player: PlayerRow, deadline: str):  # type: ignore[no-untyped-def]
+def _with_deadline(loaded: Loaded, player: PlayerRow, deadline: str) -> Report:
     """The seat's status report with the deadline now in force under it."""
     report = loaded.engine.status(loaded.state, player.seat, loaded.lang)
     line = f"{phrase(loaded.lang, 'next_deadline')} {loaded.label()}: {deadline}"
