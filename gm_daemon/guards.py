@@ -237,6 +237,15 @@ GUARDS: tuple[Guard, ...] = (
 )
 
 
+def first_stop(mail: Mail, services: Services) -> Stop | None:
+    """Run the guards in their order; the first that stops the mail decides."""
+    for guard in GUARDS:
+        stop = guard.check(mail, services)
+        if stop is not None:
+            return stop
+    return None
+
+
 # --- helpers -------------------------------------------------------------------------------
 def _refusal(mail: Mail) -> str | None:
     loaded = mail.game

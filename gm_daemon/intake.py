@@ -20,7 +20,7 @@ from gm_daemon.commands import Answer
 from gm_daemon.config import Config
 from gm_daemon.envelope import Mail, Services, read_envelope
 from gm_daemon.games.protocol import Attachment, OrdersRejected
-from gm_daemon.guards import GUARDS, Stop
+from gm_daemon.guards import Stop, first_stop
 from gm_daemon.loaded import Loaded
 from gm_daemon.mail.message import order_lines, parse_incoming
 from gm_daemon.mailer import Reply
@@ -75,10 +75,9 @@ class Intake:
         return mail.game_or_none, verdict
 
     def _handle(self, mail: Mail) -> Verdict:
-        for guard in GUARDS:
-            stop = guard.check(mail, self.services)
-            if stop is not None:
-                return self._stopped(mail, stop)
+        stop = first_stop(mail, self.services)
+        if stop is not None:
+            return self._stopped(mail, stop)
         if mail.command is not None:
             answer = mail.command.run(mail, mail.args, self.services)
             self._reply(mail, answer)
