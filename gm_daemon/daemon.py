@@ -30,6 +30,7 @@ from gm_daemon.mail.transport import Inbox, Sender
 from gm_daemon.outbox import OutboxSender
 from gm_daemon.referee import Referee
 from gm_daemon.reliability import CannotStore, DaemonLock, content_digest, report_failed_mail
+from gm_daemon.safemode import INTAKE_OK
 from gm_daemon.store import Store, iso
 
 log = logging.getLogger(__name__)
@@ -136,13 +137,14 @@ class Daemon:
         except Exception as exc:
             log.error("fetching mail failed, the rest of the cycle goes on: %s", exc)
         else:
-            self.store.set_note("intake_ok_at", iso(self.clock()))
+            self.store.set_note(INTAKE_OK, iso(self.clock()))
         self.intake.process_pending()
         self.referee.due()
         sent = await self.outbox.drain()
         if sent:
             log.info("sent %d mail%s", sent, "" if sent == 1 else "s")
-        report_failed_mail(self.store, self.referee.mailer)
+        if report_failed_mail(self.store, self.referee.mailer):
+            await self.outbox.drain()  # the GM's note goes out now, not at the next wake-up
 
     async def fetch_mail(self) -> int:
         """Store first, then mark done: a crash in between only fetches a mail again, and
