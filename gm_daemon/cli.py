@@ -24,6 +24,7 @@ from gm_daemon.deadlines import local_text
 from gm_daemon.games.protocol import OrdersRejected
 from gm_daemon.intake import read_envelope
 from gm_daemon.referee import Referee
+from gm_daemon.reliability import AlreadyRunning
 from gm_daemon.store import Store
 from gm_daemon.texts import problems_text, warnings_text
 
@@ -106,7 +107,11 @@ def _parser() -> argparse.ArgumentParser:
 
 def _run(options: argparse.Namespace) -> int:
     daemon = Daemon(options.config)
-    asyncio.run(daemon.run_once() if options.once else daemon.run())
+    try:
+        asyncio.run(daemon.run_once() if options.once else daemon.run())
+    except AlreadyRunning as exc:
+        print(f"gm-daemon: refused: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 

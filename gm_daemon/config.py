@@ -101,10 +101,21 @@ class Secret(Strict):
         return None
 
 
+class SafeMode(Strict):
+    """When a deadline looks like an accident rather than a round (most players silent, or
+    the mailbox unreadable for hours before it), the daemon extends instead of resolving and
+    asks the GM. Off by default: a share of 1.0 is never exceeded."""
+
+    max_nmr_share: Annotated[float, Field(ge=0.0, le=1.0)] = 1.0
+    max_intake_gap: Duration | None = None  # intake down longer than this before a deadline
+    extend: Duration = "24h"
+
+
 class DaemonSection(Strict):
     database: Path = Path("var/gm.sqlite")
     timezone: Annotated[str, AfterValidator(_check_timezone)] = "Europe/Berlin"
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    safe_mode: SafeMode = SafeMode()
 
     @property
     def tz(self) -> ZoneInfo:
@@ -144,6 +155,7 @@ class MailSection(Strict):
     smtp: SmtpSection | None = None
     max_mails_per_hour: Annotated[int, Field(ge=1)] = 60  # per sender; beyond: no answer
     gm_address: Address | None = None  # the human GM: told of mails set aside and GM overrides
+    stranger_reply_every: Duration = "7d"  # an unknown sender gets one answer per period
 
     @model_validator(mode="after")
     def _servers_for_imap(self) -> MailSection:
@@ -206,6 +218,7 @@ class GameConfig(Strict):
     seed: str | None = None
     reminder: Duration | None = None
     resolve_early: bool = False
+    safe_mode: SafeMode | None = None  # this game's own; else [daemon.safe_mode]
     deadlines: Deadlines
     players: list[PlayerConfig]
     options: dict[str, Any] = Field(default_factory=dict)

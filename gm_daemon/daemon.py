@@ -18,6 +18,7 @@ import logging
 import os
 import signal
 import socket
+import sqlite3
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -28,7 +29,9 @@ from gm_daemon.mail.message import parse_incoming
 from gm_daemon.mail.transport import Inbox, Sender
 from gm_daemon.outbox import OutboxSender
 from gm_daemon.referee import Referee
-from gm_daemon.store import Store
+from gm_daemon.reliability import CannotStore, DaemonLock, content_digest, report_failed_mail
+from gm_daemon.safemode import INTAKE_OK
+from gm_daemon.store import Store, iso
 
 log = logging.getLogger(__name__)
 
@@ -114,6 +117,7 @@ class Daemon:
         self.intake = Intake(self.referee, self.store, clock)
         self.inbox, self.sender = transports(self.config)
         self.outbox = OutboxSender(self.store, self.sender, self.config.mail.address, clock)
+        self.lock = DaemonLock(self.config.daemon.database)
         self.should_exit = False
         self.cycles = 0  # passes of the loop, for tests that prove an idle daemon stays idle
         self._version = 0
@@ -128,30 +132,50 @@ class Daemon:
         self._version = self.store.data_version()  # a commit by the CLI from now on wakes us
         try:
             await self.fetch_mail()
+        except CannotStore as exc:
+            log.error("intake stopped: %s", exc)
         except Exception as exc:
             log.error("fetching mail failed, the rest of the cycle goes on: %s", exc)
+        else:
+            self.store.set_note(INTAKE_OK, iso(self.clock()))
         self.intake.process_pending()
         self.referee.due()
         sent = await self.outbox.drain()
         if sent:
             log.info("sent %d mail%s", sent, "" if sent == 1 else "s")
+        if report_failed_mail(self.store, self.referee.mailer):
+            await self.outbox.drain()  # the GM's note goes out now, not at the next wake-up
 
     async def fetch_mail(self) -> int:
         """Store first, then mark done: a crash in between only fetches a mail again, and
-        the store recognises it (mailbox key, Message-ID)."""
+        the store recognises it (mailbox key; Message-ID with sender and content). Every
+        mail is stored raw, however broken; one that cannot be stored (disk full, database
+        read-only) stops the fetch and stays unseen on the server, never acknowledged."""
         stored = 0
         for raw in await self.inbox.fetch():
             if not self.store.has_key(raw.key):
-                incoming = parse_incoming(raw.data, self.config.mail.address)
-                stored += self.store.store_incoming(
-                    raw.key, incoming.message_id, incoming.sender, raw.data, self.clock()
-                )
+                stored += self._store_raw(raw.key, raw.data)
             await self.inbox.done(raw.key)
         return stored
+
+    def _store_raw(self, key: str, data: bytes) -> bool:
+        incoming = parse_incoming(data, self.config.mail.address)  # never raises
+        try:
+            return self.store.store_incoming(
+                key,
+                incoming.message_id,
+                incoming.sender,
+                data,
+                self.clock(),
+                content_digest(incoming, data),
+            )
+        except sqlite3.Error as exc:
+            raise CannotStore(f"cannot store mail {key}, left unseen on the server: {exc}") from exc
 
     async def run_once(self) -> None:
         """For cron users and tests: sync games, do all due work, exit."""
         try:
+            self.lock.acquire()
             self.store.release_held()
             self.referee.sync()
             await self.cycle()
@@ -160,6 +184,11 @@ class Daemon:
 
     # --- the service -------------------------------------------------------------------
     async def run(self) -> None:
+        try:
+            self.lock.acquire()  # before anything is fetched or sent
+        except Exception:
+            await self.close()
+            raise
         self._wake = asyncio.Event()
         restore = self._install_signals()
         try:
@@ -283,3 +312,4 @@ class Daemon:
             except Exception as exc:
                 log.warning("closing %s: %s", type(part).__name__, exc)
         self.store.close()
+        self.lock.release()

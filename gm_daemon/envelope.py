@@ -73,6 +73,8 @@ class Mail:
     args: str = ""
     lines: list[Line] = field(default_factory=list)
     stale_header: str | None = None
+    quiet: bool = False  # over the sender's rate limit: only valid orders are acknowledged
+    withheld: str = ""  # why an answer was not sent, for the inbox verdict
 
     @property
     def game(self) -> Loaded:
@@ -101,6 +103,7 @@ class Services:
     mailer: Mailer
     clock: Callable[[], datetime]
     recent_from: Callable[[str, datetime, int], int]  # mails from an address since, up to id
+    answered_since: Callable[[str, str, datetime], bool]  # (recipient, purpose, since)
 
     @property
     def config(self) -> Config:

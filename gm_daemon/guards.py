@@ -14,6 +14,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Protocol
 
 from gm_daemon.commands import Answer, find
+from gm_daemon.config import parse_duration
 from gm_daemon.games.protocol import Header
 from gm_daemon.games.text import fold
 from gm_daemon.store import PlayerRow
@@ -49,22 +50,37 @@ class AutomatedMail:
         return None
 
 
+class WritableSender:
+    """A sender address no real mailbox has (``@evil.test``, ``a@evil..test``, a name with
+    spaces) is never written to, not even "unknown sender": the mail is stored and dropped."""
+
+    name = "sender address"
+
+    def check(self, mail: Mail, services: Services) -> Stop | None:
+        if mail.incoming.sender_problem:
+            return Stop(f"ignored: sender address ({mail.incoming.sender_problem})")
+        return None
+
+
 class RateLimit:
     """A sender beyond ``max_mails_per_hour`` gets no more answers this hour (a mail loop
-    or a flood must not make the daemon a mail cannon)."""
+    or a flood must not make the daemon a mail cannon). It caps replies, never orders: the
+    mail goes on, so forged mails from a player's address cannot silence him; intake sends
+    only the acknowledgement of valid orders (``ALWAYS_ANSWERED``) for a quiet mail."""
 
     name = "rate limit"
 
     def check(self, mail: Mail, services: Services) -> Stop | None:
         hour_ago = services.clock() - timedelta(hours=1)
         recent = services.recent_from(mail.incoming.sender, hour_ago, mail.row.id)
-        if recent > services.config.mail.max_mails_per_hour:
-            return Stop("ignored: rate limit")
+        mail.quiet = recent > services.config.mail.max_mails_per_hour
         return None
 
 
 class KnownSender:
-    """Only registered addresses play; a stranger is told so, in both languages."""
+    """Only registered addresses play; a stranger is told so, in both languages, once per
+    ``mail.stranger_reply_every``: twenty forged mails in a victim's name make one answer,
+    and a robot without auto-reply headers gets one mail, not a conversation."""
 
     name = "sender"
 
@@ -72,12 +88,14 @@ class KnownSender:
         mail.players = services.referee.seats_of(mail.incoming.sender)
         if mail.players:
             return None
-        parts = [
-            phrase(lang, "unknown_sender", sender=mail.incoming.sender) for lang in ("de", "en")
-        ]
+        sender = mail.incoming.sender
+        period = parse_duration(services.config.mail.stranger_reply_every)
+        if services.answered_since(sender, "unknown-sender", services.clock() - period):
+            return Stop("unknown sender (answered before)")
+        parts = [phrase(lang, "unknown_sender", sender=sender) for lang in ("de", "en")]
         subject = " / ".join(phrase(lang, "unknown_sender_subject") for lang in ("de", "en"))
         text = Text(subject, "\n\n".join(parts) + "\n")
-        return Stop("unknown sender", Answer("unknown-sender", text), mail.incoming.sender)
+        return Stop("unknown sender", Answer("unknown-sender", text), sender)
 
 
 class OneGame:
@@ -226,6 +244,7 @@ class SomethingToRead:
 
 GUARDS: tuple[Guard, ...] = (
     AutomatedMail(),
+    WritableSender(),
     RateLimit(),
     KnownSender(),
     OneGame(),

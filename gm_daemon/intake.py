@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import datetime
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
 
 from gm_daemon.commands import Answer
 from gm_daemon.config import Config
@@ -22,13 +22,17 @@ from gm_daemon.envelope import Mail, Services, read_envelope
 from gm_daemon.games.protocol import Attachment, OrdersRejected
 from gm_daemon.guards import Stop, first_stop
 from gm_daemon.loaded import Loaded
-from gm_daemon.mail.message import order_lines, parse_incoming
+from gm_daemon.mail.message import Incoming, order_lines, parse_incoming
 from gm_daemon.mailer import Reply
 from gm_daemon.referee import Referee
 from gm_daemon.store import InboxRow, PlayerRow, Store
 from gm_daemon.texts import phrase, problems_text, render, warnings_text
 
 log = logging.getLogger(__name__)
+
+# Answers sent even beyond the sender's rate limit: a player's valid orders are always
+# acknowledged, so forged mails in his name cannot make him believe his orders were lost.
+ALWAYS_ANSWERED = frozenset({"accepted"})
 
 
 @dataclass(frozen=True)
@@ -45,7 +49,9 @@ class Intake:
         self.mailer = referee.mailer
         self.store = store
         self.clock = clock
-        self.services = Services(referee, self.mailer, clock, store.recent_from)
+        self.services = Services(
+            referee, self.mailer, clock, store.recent_from, store.answered_since
+        )
 
     @property
     def config(self) -> Config:
@@ -63,9 +69,13 @@ class Intake:
     def process(self, row: InboxRow) -> tuple[Loaded | None, Verdict]:
         try:
             incoming = parse_incoming(row.raw, self.config.mail.address)
+            if incoming.unreadable:
+                return None, self._set_aside(row, incoming)
             with self.store.transaction():
                 mail = Mail(row, incoming, read_envelope(order_lines(incoming.text)))
                 verdict = self._handle(mail)
+                if mail.withheld:
+                    verdict = replace(verdict, summary=f"{verdict.summary}; {mail.withheld}")
                 self.store.finish_incoming(row.id, "done", verdict.summary, self.clock())
         except Exception as exc:
             log.exception("mail %s could not be processed; shunted", row.key)
@@ -135,6 +145,9 @@ class Intake:
 
     # --- replies -----------------------------------------------------------------------
     def _reply(self, mail: Mail, answer: Answer, to: PlayerRow | str | None = None) -> None:
+        if mail.quiet and answer.purpose not in ALWAYS_ANSWERED:
+            mail.withheld = "no reply: rate limit"
+            return
         recipient = to or mail.sender_or_none or mail.incoming.sender
         game = mail.game_or_none
         if not isinstance(recipient, PlayerRow) or (game and game.id != recipient.game_id):
@@ -149,6 +162,31 @@ class Intake:
         )
 
     # --- mails that could not be handled ------------------------------------------------
+    def _set_aside(self, row: InboxRow, incoming: Incoming) -> Verdict:
+        """A mail whose structure cannot be read is kept raw and never answered. The GM gets
+        it once, when it claims to come from one of his players (and that address is not
+        flooding us); a stranger's broken mail never makes the daemon write to anyone."""
+        summary = f"set aside: unreadable ({incoming.unreadable})"
+        hour_ago = self.clock() - timedelta(hours=1)
+        tell = (
+            not incoming.sender_problem
+            and bool(self.referee.seats_of(incoming.sender))
+            and self.store.recent_from(incoming.sender, hour_ago, row.id)
+            <= self.config.mail.max_mails_per_hour
+        )
+        with self.store.transaction():
+            self.store.finish_incoming(row.id, "shunted", summary, self.clock())
+            if tell:
+                self.mailer.tell_gm(
+                    f"mail #{row.id} from {incoming.sender} set aside",
+                    f"Mail #{row.id} ({row.key}) from {incoming.sender} cannot be read:\n"
+                    f"{incoming.unreadable}.\n\nIt was not answered. The mail is attached and "
+                    f"kept in the database (gm-daemon shunt show {row.id}).\n",
+                    [Attachment(f"mail-{row.id}.eml", "application/octet-stream", row.raw)],
+                )
+        log.warning("mail %s: %s", row.key, summary)
+        return Verdict(summary)
+
     def _shunt(self, row: InboxRow, exc: Exception) -> None:
         with self.store.transaction():
             self.store.finish_incoming(

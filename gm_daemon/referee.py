@@ -19,6 +19,7 @@ from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel
 
+from gm_daemon import safemode
 from gm_daemon.config import Config, GameConfig, parse_duration
 from gm_daemon.deadlines import local_text, next_deadline
 from gm_daemon.games import find_game
@@ -418,7 +419,9 @@ class Referee:
             if row is None:
                 continue
             if row.deadline_at is not None and row.deadline_at <= now:
-                if self._try_resolve(game_id, "deadline", row.phase):
+                if safemode.hold_back(self, game_id, row.phase):
+                    done.append(f"{game_id}: safe mode")
+                elif self._try_resolve(game_id, "deadline", row.phase):
                     done.append(f"{game_id}: deadline")
             else:
                 self.remind(game_id)

@@ -76,6 +76,7 @@ CREATE TABLE IF NOT EXISTS inbox (
     key TEXT NOT NULL UNIQUE,
     message_id TEXT,
     sender TEXT,
+    content TEXT,
     received_at TEXT NOT NULL,
     raw BLOB NOT NULL,
     status TEXT NOT NULL DEFAULT 'new',
@@ -100,6 +101,7 @@ CREATE TABLE IF NOT EXISTS outbox (
     sent_at TEXT
 );
 CREATE INDEX IF NOT EXISTS outbox_due ON outbox(status, next_attempt_at);
+CREATE INDEX IF NOT EXISTS outbox_recipient ON outbox(recipient, purpose, created_at);
 """
 
 # Columns added after schema 1, for databases made by an older version: (table, column, type).
@@ -109,6 +111,7 @@ _ADDED_COLUMNS = (
     ("games", "waiting", "TEXT"),
     ("phases", "finished", "INTEGER NOT NULL DEFAULT 0"),
     ("phases", "ranking", "TEXT"),
+    ("inbox", "content", "TEXT"),
 )
 # A game the clock has work for: running, not held by the GM or a failed resolution, not
 # waiting for the GM, with a deadline or reminder at hand.
@@ -479,21 +482,30 @@ class Store:
 
     # --- inbox -------------------------------------------------------------------------
     def store_incoming(
-        self, key: str, message_id: str | None, sender: str | None, raw: bytes, at: datetime
+        self,
+        key: str,
+        message_id: str | None,
+        sender: str | None,
+        raw: bytes,
+        at: datetime,
+        content: str | None = None,
     ) -> bool:
-        """Keep a fetched message; False if it is already here (same mailbox key, or the
-        same Message-ID delivered twice)."""
+        """Keep a fetched message; False if it is already here: the same mailbox key, or the
+        same Message-ID from the same sender with the same content (``content``: a digest of
+        what the mail says). A Message-ID alone proves nothing: anyone can reuse one, and a
+        forger must not make the daemon drop another player's mail."""
         if (
             message_id
             and self.db.execute(
-                "SELECT 1 FROM inbox WHERE message_id = ?", (message_id,)
+                "SELECT 1 FROM inbox WHERE message_id = ? AND sender IS ? AND content IS ?",
+                (message_id, sender, content),
             ).fetchone()
         ):
             return False
         cursor = self.db.execute(
-            "INSERT OR IGNORE INTO inbox(key, message_id, sender, received_at, raw)"
-            " VALUES (?, ?, ?, ?, ?)",
-            (key, message_id, sender, iso(at), raw),
+            "INSERT OR IGNORE INTO inbox(key, message_id, sender, content, received_at, raw)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (key, message_id, sender, content, iso(at), raw),
         )
         return cursor.rowcount == 1
 
@@ -521,6 +533,15 @@ class Store:
             (sender, iso(since), up_to_id),
         ).fetchone()
         return int(row[0])
+
+    def answered_since(self, recipient: str, purpose: str, since: datetime) -> bool:
+        """Whether a mail for ``purpose`` was queued to ``recipient`` since ``since``: a
+        stranger gets one answer per period, however many mails carry his address."""
+        row = self.db.execute(
+            "SELECT 1 FROM outbox WHERE recipient = ? AND purpose = ? AND created_at >= ? LIMIT 1",
+            (recipient, purpose, iso(since)),
+        ).fetchone()
+        return row is not None
 
     def shunted_mail(self, inbox_id: int) -> bytes | None:
         row = self.db.execute(

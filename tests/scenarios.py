@@ -32,9 +32,7 @@ def load_scenario(path: Path) -> dict[str, Any]:
 
 
 def load_scenarios(folder: Path) -> list[dict[str, Any]]:
-    return [
-        load_scenario(p) for p in sorted(folder.iterdir()) if p.suffix in {".toml", ".json"}
-    ]
+    return [load_scenario(p) for p in sorted(folder.iterdir()) if p.suffix in {".toml", ".json"}]
 
 
 def scenario_params(folder: Path) -> list[Any]:

@@ -13,9 +13,10 @@ def test_long_list_wraps_under_the_first_item() -> None:
     assert all(len(line) <= 40 for line in lines)
     assert lines[0].startswith("  Bert (30): C00, ")
     assert all(line.startswith(" " * len("  Bert (30): ")) for line in lines[1:])
-    assert ", ".join(items) == " ".join(line.strip() for line in lines).replace("  ", " ")[
-        len("Bert (30): ") :
-    ]
+    assert (
+        ", ".join(items)
+        == " ".join(line.strip() for line in lines).replace("  ", " ")[len("Bert (30): ") :]
+    )
 
 
 def test_empty_list_keeps_the_label() -> None:

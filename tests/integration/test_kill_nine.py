@@ -1,0 +1,126 @@
+"""``kill -9`` of ``gm-daemon run`` (a real process on the real Postfix + Dovecot) at random
+moments while order mails arrive and a deadline resolves. After the last restart:
+
+- every mail delivered is in the database exactly once, and read (none lost, none twice);
+- each order mail has exactly one reply (one Message-ID) in the player's mailbox;
+- the phase was resolved exactly once and each player has exactly one result;
+- every mail in the GM's mailbox is marked seen.
+
+At-least-once bound: a kill between the SMTP server's 250 and the outbox's "sent" commit sends
+that same mail again on restart, with the same Message-ID (mail clients show it once). The
+test allows such a copy and prints how many it saw; it never allows a second, different reply.
+
+The short run (5 kill points, 40 mails) is in the default selection; the long one (50 kill
+points, 200 mails) is marked slow:
+``.venv/bin/pytest -m "slow and mailstack" tests/integration/test_kill_nine.py``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import email
+import email.policy
+import random
+import signal
+import sqlite3
+import time
+from collections import Counter
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from tests.integration.test_end_to_end import PLAYERS, _config, _orders, _start_daemon, _wait
+from tests.mailstack import MailStack
+
+pytestmark = pytest.mark.mailstack
+
+
+def test_kill_nine_short(tmp_path: Path, empty_mailstack: MailStack) -> None:
+    _kill_run(tmp_path, empty_mailstack, mails=40, kills=5, seed=12)
+
+
+@pytest.mark.slow
+def test_kill_nine_fifty_kill_points(tmp_path: Path, empty_mailstack: MailStack) -> None:
+    _kill_run(tmp_path, empty_mailstack, mails=200, kills=50, seed=1250)
+
+
+def _kill_run(tmp_path: Path, stack: MailStack, mails: int, kills: int, seed: int) -> None:
+    rng = random.Random(seed)
+    config = _config(tmp_path, stack, every="1d")
+    log = tmp_path / "daemon.log"
+    orders = [
+        (f"<kill-{n}-{seed}@players.test>", list(PLAYERS)[n % len(PLAYERS)]) for n in range(mails)
+    ]
+    delivering = kills - 2  # the last two kill points fall around the deadline
+    chunks = [orders[i::delivering] for i in range(delivering)]
+    started = time.monotonic()
+    for point in range(kills):
+        daemon = _start_daemon(config, log)
+        if point < delivering:
+            for message_id, player in chunks[point]:
+                stack.deliver(stack.gm, _orders(player, message_id), player)
+        elif point == delivering:
+            _deadline_now(tmp_path / "gm.sqlite")
+        time.sleep(rng.uniform(0.3, 2.0))  # start-up, fetch, intake, resolution or sending
+        daemon.send_signal(signal.SIGKILL)
+        daemon.wait(10)
+    final = _start_daemon(config, log)
+    try:
+        answered = lambda: {rt for rt, _s, _m in _mails(stack)} >= {m for m, _p in orders}  # noqa: E731
+        _wait(answered, 120, "every order answered", log)
+        results = lambda: sum("Ergebnis" in s for _r, s, _m in _mails(stack)) >= len(PLAYERS)  # noqa: E731
+        _wait(results, 60, "every result sent", log)
+        time.sleep(1)  # a copy on its way would arrive now
+    finally:
+        final.send_signal(signal.SIGTERM)
+        assert final.wait(30) == 0, log.read_text()[-3000:]
+    copies = _check(tmp_path / "gm.sqlite", stack, orders)
+    print(
+        f"\nkill -9 x{kills}, {mails} mails: {time.monotonic() - started:.1f} s, "
+        f"{copies} repeated copies (250-to-sent gap)"
+    )
+
+
+def _deadline_now(database: Path) -> None:
+    """The deadline arrives now, as `gm-daemon extend` would set it (without its notices)."""
+    now = datetime.now(UTC).isoformat(timespec="seconds")
+    with contextlib.closing(sqlite3.connect(database, timeout=30)) as db, db:
+        db.execute("UPDATE games SET deadline_at = ?, deadline_override = 1", (now,))
+
+
+def _mails(stack: MailStack) -> list[tuple[str, str, str]]:
+    """(In-Reply-To, Subject, Message-ID) of every mail in every player's mailbox."""
+    found = []
+    for player in PLAYERS:
+        for raw in stack.messages(player):
+            mail = email.message_from_bytes(raw, policy=email.policy.default)
+            found.append(
+                (str(mail["In-Reply-To"] or ""), str(mail["Subject"]), str(mail["Message-ID"]))
+            )
+    return found
+
+
+def _check(database: Path, stack: MailStack, orders: list[tuple[str, str]]) -> int:
+    with contextlib.closing(sqlite3.connect(database)) as db:
+        stored = Counter(r[0] for r in db.execute("SELECT message_id FROM inbox"))
+        unread = db.execute("SELECT COUNT(*) FROM inbox WHERE status != 'done'").fetchone()[0]
+        phases = db.execute("SELECT phase FROM phases WHERE game_id = 'hn1'").fetchall()
+    assert all(stored[m] == 1 for m, _p in orders), "a mail lost or stored twice"
+    assert unread == 0 and phases == [(1,)]
+    mails = _mails(stack)
+    wanted = {m for m, _p in orders}
+    replies = [(rt, mid) for rt, _s, mid in mails if rt in wanted]
+    distinct = {rt: {mid for r, mid in replies if r == rt} for rt in wanted}
+    assert all(len(ids) == 1 for ids in distinct.values()), "a mail answered twice"
+    results = {}
+    for player in PLAYERS:
+        raws = stack.messages(player)
+        parsed = [email.message_from_bytes(r, policy=email.policy.default) for r in raws]
+        results[player] = {str(m["Message-ID"]) for m in parsed if "Ergebnis" in str(m["Subject"])}
+    assert all(len(ids) == 1 for ids in results.values()), results
+    copies = Counter(mid for _rt, _s, mid in mails)
+    assert max(copies.values()) <= 2, copies
+    flags = stack.flags(stack.gm)
+    assert len(flags) == len(orders) and all("\\Seen" in f for _, f in flags)
+    return sum(n - 1 for n in copies.values())
