@@ -19,7 +19,7 @@ import os
 import signal
 import socket
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from gm_daemon.config import Config, ConfigError, load_config
@@ -28,11 +28,12 @@ from gm_daemon.mail.message import parse_incoming
 from gm_daemon.mail.transport import Inbox, Sender
 from gm_daemon.outbox import OutboxSender
 from gm_daemon.referee import Referee
-from gm_daemon.store import Store
+from gm_daemon.store import Store, from_iso, iso
 
 log = logging.getLogger(__name__)
 
 Clock = Callable[[], datetime]
+PRUNE_EVERY = timedelta(hours=1)
 
 
 def utc_now() -> datetime:
@@ -119,6 +120,7 @@ class Daemon:
         self._version = 0
         self._reload_requested = False
         self._wake: asyncio.Event | None = None
+        self._next_prune: datetime | None = None
 
     # --- one pass ----------------------------------------------------------------------
     async def cycle(self) -> None:
@@ -135,6 +137,24 @@ class Daemon:
         sent = await self.outbox.drain()
         if sent:
             log.info("sent %d mail%s", sent, "" if sent == 1 else "s")
+        self.prune_if_due()
+
+    def prune_if_due(self) -> bool:
+        """Bodies of old mail out of the database, at most once an hour. The moment is kept
+        in the database, so a cron-driven ``run --once`` prunes no more often; it is read
+        once, so an idle pass costs no query for it."""
+        now = self.clock()
+        if self._next_prune is None:
+            last = self.store.note("pruned_at")
+            self._next_prune = from_iso(last) + PRUNE_EVERY if last else now
+        if now < self._next_prune:
+            return False
+        sent, handled = self.store.prune_mail(now - self.config.daemon.keep_mail_for)
+        self.store.set_note("pruned_at", iso(now))
+        self._next_prune = now + PRUNE_EVERY
+        if sent or handled:
+            log.info("pruned the bodies of %d sent and %d handled mails", sent, handled)
+        return True
 
     async def fetch_mail(self) -> int:
         """Store first, then mark done: a crash in between only fetches a mail again, and

@@ -608,6 +608,27 @@ class Store:
             )
         )
 
+    # --- keeping the database bounded -----------------------------------------------------
+    def prune_mail(self, before: datetime) -> tuple[int, int]:
+        """Drop the bodies of mail sent, and of incoming mail handled, before ``before``:
+        they are most of the database and nobody reads them again. The rows stay with
+        Message-ID, sender, status and verdict, so deduplication and ``status`` still work.
+        Pending and failed mail out, and shunted mail in, keep their bodies (they may be sent
+        or retried yet). Returns (mails out, mails in) pruned."""
+        at = iso(before)
+        with self.transaction():
+            sent = self.db.execute(
+                "UPDATE outbox SET message = X'' WHERE status = 'sent' AND sent_at < ?"
+                " AND length(message) > 0",
+                (at,),
+            ).rowcount
+            handled = self.db.execute(
+                "UPDATE inbox SET raw = X'' WHERE status IN ('done', 'dropped')"
+                " AND processed_at < ? AND length(raw) > 0",
+                (at,),
+            ).rowcount
+        return sent, handled
+
     def outbox_counts(self) -> dict[str, int]:
         return {
             r["status"]: r["n"]

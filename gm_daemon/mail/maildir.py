@@ -13,7 +13,6 @@ import mailbox
 import os
 import time
 from collections.abc import Sequence
-from email.message import EmailMessage
 from pathlib import Path
 
 from gm_daemon.mail.transport import RawMail, SendError
@@ -125,11 +124,11 @@ class MaildirSender:
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self._maildir = _open(path)
 
-    async def send(self, message: EmailMessage, sender: str, recipients: Sequence[str]) -> None:
+    async def send(self, message: bytes, sender: str, recipients: Sequence[str]) -> None:
+        """The stored bytes as they are, but with Unix line ends, as Maildir files have."""
         if not recipients:
             raise SendError("no recipients", permanent=True)
-        body = message.as_bytes(policy=message.policy.clone(linesep="\n"))
-        data = self._envelope(sender, recipients) + body
+        data = self._envelope(sender, recipients) + message.replace(b"\r\n", b"\n")
         try:
             await asyncio.to_thread(self._maildir.add, data)
         except OSError as exc:

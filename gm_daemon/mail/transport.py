@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from email.message import EmailMessage
 from typing import Protocol
 
 
@@ -47,8 +46,10 @@ class SendError(Exception):
 
 
 class Sender(Protocol):
-    async def send(self, message: EmailMessage, sender: str, recipients: Sequence[str]) -> None:
-        """Deliver one message or raise SendError."""
+    async def send(self, message: bytes, sender: str, recipients: Sequence[str]) -> None:
+        """Deliver one message, exactly these bytes (as the outbox stored them: CRLF line
+        ends, 7-bit headers), or raise SendError. A mail is built once; no sender parses or
+        serialises it again."""
         ...
 
     async def close(self) -> None: ...

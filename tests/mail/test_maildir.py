@@ -109,7 +109,7 @@ def test_sender_writes_message_with_envelope(tmp_path: Path) -> None:
     sender = MaildirSender(tmp_path / "out")
 
     async def scenario() -> None:
-        await sender.send(msg, "gm@gm.test", ["egon@example.org", "anna@example.org"])
+        await sender.send(bytes(msg), "gm@gm.test", ["egon@example.org", "anna@example.org"])
         await sender.close()
 
     asyncio.run(scenario())
@@ -124,5 +124,5 @@ def test_sender_writes_message_with_envelope(tmp_path: Path) -> None:
 
 def test_sender_without_recipients_is_a_permanent_error(tmp_path: Path) -> None:
     with pytest.raises(SendError) as caught:
-        asyncio.run(MaildirSender(tmp_path).send(EmailMessage(), "gm@gm.test", []))
+        asyncio.run(MaildirSender(tmp_path).send(b"", "gm@gm.test", []))
     assert caught.value.permanent
