@@ -361,6 +361,18 @@ class Store:
         ).fetchone()
         return from_iso(row[0]) if row and row[0] else None
 
+    def games_due_before(self, moment: datetime) -> list[str]:
+        """Games the GM may resolve in bulk: not finished, paused or waiting for him, with a
+        deadline before ``moment``. Held games count: resolving by hand is their cure."""
+        return [
+            r["id"]
+            for r in self.db.execute(
+                "SELECT id FROM games WHERE NOT finished AND NOT paused AND waiting IS NULL"
+                " AND deadline_at < ? ORDER BY deadline_at, id",
+                (iso(moment),),
+            )
+        ]
+
     def set_paused(self, game_id: str, paused: bool) -> None:
         self.db.execute("UPDATE games SET paused = ? WHERE id = ?", (int(paused), game_id))
 
