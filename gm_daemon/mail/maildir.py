@@ -9,6 +9,7 @@ a second Maildir, from where an operator's mail client or a relay script picks i
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import mailbox
 import os
 import time
@@ -98,6 +99,27 @@ class MaildirInbox:
                 except FileNotFoundError:
                     continue  # moved by someone else in between
                 return
+
+    async def done_all(self, keys: Sequence[str]) -> None:
+        await asyncio.to_thread(self._done_all, keys)
+
+    def _done_all(self, keys: Sequence[str]) -> None:
+        """As ``_done`` for each key, listing the folders once rather than once per key."""
+        wanted = {self._unique(key) for key in keys}
+        for sub in ("new", "cur"):
+            for name in self._names(sub):
+                unique, flags = _split(name)
+                if unique not in wanted or "S" in flags:
+                    continue
+                flags = "".join(sorted(set(flags) | {"S"}))
+                with contextlib.suppress(FileNotFoundError):  # moved by someone else
+                    os.rename(self._root / sub / name, self._root / "cur" / f"{unique}:2,{flags}")
+
+    @staticmethod
+    def _unique(key: str) -> str:
+        if not key.startswith(_PREFIX):
+            raise ValueError(f"not a Maildir key: {key!r}")
+        return key.removeprefix(_PREFIX)
 
     async def wait(self, timeout: float) -> None:
         """Poll new/ until a file appears that the last fetch() did not see, or timeout.
