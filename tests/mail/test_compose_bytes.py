@@ -51,7 +51,7 @@ def test_same_headers_and_text_as_the_email_package(case: str) -> None:
     kwargs = {**BASE, **CASES[case]}
     ours, theirs = _parsed(compose_bytes(**kwargs)), _parsed(bytes(compose(**kwargs)))
     assert sorted(ours.keys()) == sorted(theirs.keys())
-    for name in theirs.keys():
+    for name in theirs:
         assert str(ours[name]).strip() == str(theirs[name]).strip(), name
     assert ours.get_content() == theirs.get_content()
     assert ours.get_content_type() == "text/plain" and ours.get_content_charset() == "utf-8"
