@@ -15,7 +15,8 @@ mails from registered players to gm@gm.test and waits until all are visible over
   whole response so far for every chunk it receives (quadratic), hence our batches;
 * fetch(): the daemon's ImapInbox.fetch() of the same unseen mails (NOOP, UID SEARCH UNSEEN,
   batched UID FETCH) — what our transport adds;
-* intake: the real Daemon (transport "imap") doing fetch_mail() (fetch, store, \\Seen each)
+* intake: the real Daemon (transport "imap") doing fetch_mail() (fetch, store, then \\Seen
+  for the whole fetch in one UID STORE)
   and process_pending() (decode, parse, validate, store orders, queue the acknowledgement)
   until every mail has its acknowledgement stored in the outbox. Sending is not measured.
 """

@@ -81,8 +81,13 @@ def _parser() -> argparse.ArgumentParser:
     status = command("status", _status, "games, phases, deadlines, who owes orders")
     status.add_argument("--game", help="only this game")
     status.add_argument("--json", action="store_true", help="machine-readable, with full state")
-    command(
-        "resolve", _resolve, "resolve the current phase now (NMR for missing orders)", game=True
+    resolve = command("resolve", _resolve, "resolve the current phase now (NMR for missing orders)")
+    which = resolve.add_argument_group("which games (one or both)")
+    which.add_argument(
+        "--game", dest="games", action="append", help="game id from the config; repeatable"
+    )
+    which.add_argument(
+        "--due-before", help="every running game whose deadline is before this local time"
     )
     show = command("show", _show, "the result of a past phase, rendered again", game=True)
     show.add_argument("--phase", type=int, required=True, help="phase number (status shows it)")
@@ -139,10 +144,10 @@ def _open(options: argparse.Namespace) -> tuple[Config, Store, Referee]:
             f"(relative paths count from the current directory, {Path.cwd()})"
         )
     store = Store(database)
-    game_id = getattr(options, "game", None)
-    if game_id is not None and store.game(game_id) is None:
-        known = ", ".join(row.id for row in store.games()) or "none"
-        raise LookupError(f"no game {game_id!r} in {database}; games: {known}")
+    for game_id in [getattr(options, "game", None), *(getattr(options, "games", None) or [])]:
+        if game_id is not None and store.game(game_id) is None:
+            known = ", ".join(row.id for row in store.games()) or "none"
+            raise LookupError(f"no game {game_id!r} in {database}; games: {known}")
     return config, store, Referee(config, store, utc_now)
 
 
@@ -231,35 +236,62 @@ def _print_status(report: dict[str, Any]) -> None:
 
 
 def _resolve(options: argparse.Namespace) -> int:
-    """Resolve now, and say what happened: a running daemon notices the change within a
-    second and sends the results; without one they wait in the outbox for its next start."""
-    _, _, referee = _open(options)
-    loaded = referee.load(options.game)
+    """Resolve now, each game in its own transaction, and say what happened: a running
+    daemon notices the change within a second and sends the results; without one they wait
+    in the outbox for its next start. Every game named is checked before any is resolved."""
+    config, store, referee = _open(options)
+    if not options.games and not options.due_before:
+        raise ValueError("resolve needs --game GAME (repeatable) or --due-before TIME")
+    game_ids = list(dict.fromkeys(options.games or []))
+    if options.due_before:
+        moment = _local_moment(options.due_before, config, "--due-before")
+        due = store.games_due_before(moment)
+        game_ids += [game_id for game_id in due if game_id not in game_ids]
+        if not due:
+            print(f"no running game has its deadline before {options.due_before}")
+    return max((_resolve_one(referee, game_id) for game_id in game_ids), default=0)
+
+
+def _resolve_one(referee: Referee, game_id: str) -> int:
+    loaded = referee.load(game_id)
     if loaded is None:
-        raise LookupError(f"no running game {options.game!r}")
+        raise LookupError(f"no running game {game_id!r}")
     if loaded.row.finished:
-        print(f"{options.game}: finished; nothing to resolve")
+        print(f"{game_id}: finished; nothing to resolve")
         return 1
     if loaded.row.waiting:
         label = loaded.engine.phase_label(loaded.state, "en")
-        print(f"{options.game}: {label} waits for the GM: {loaded.row.waiting}")
+        print(f"{game_id}: {label} waits for the GM: {loaded.row.waiting}")
         return 1
-    referee.release(options.game)
+    referee.release(game_id)
     before = loaded.engine.phase_label(loaded.state, "en")
-    after = referee.resolve(options.game, "gm", loaded.row.phase)
-    if after is None:
-        print(f"{options.game}: nothing resolved (the game moved on meanwhile?)")
+    try:
+        after = referee.resolve(game_id, "gm", loaded.row.phase)
+    except Exception as exc:  # its transaction rolled back; the other games go on
+        print(f"{game_id}: resolving failed, nothing changed: {type(exc).__name__}: {exc}")
         return 1
-    print(f"{options.game}: {before} resolved; result mails queued for every player")
+    if after is None:
+        print(f"{game_id}: nothing resolved (the game moved on meanwhile?)")
+        return 1
+    print(f"{game_id}: {before} resolved; result mails queued for every player")
     if after.row.finished:
-        print(f"{options.game}: the game is over")
+        print(f"{game_id}: the game is over")
     else:
         label = after.engine.phase_label(after.state, "en")
         deadline = after.row.deadline_at
         when = f"deadline {local_text(deadline, referee.tz, 'en')}" if deadline else "no deadline"
         waiting = f", waiting for the GM: {after.row.waiting}" if after.row.waiting else ""
-        print(f"{options.game}: next {label}, {when}{waiting}")
+        print(f"{game_id}: next {label}, {when}{waiting}")
     return 0
+
+
+def _local_moment(text: str, config: Config, option: str) -> datetime:
+    """A moment the GM typed: local time in the configured zone unless it names its own."""
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise ValueError(f"{option} {text!r}: write the local time as 2026-12-05T18:00") from None
+    return moment.replace(tzinfo=config.daemon.tz) if moment.tzinfo is None else moment
 
 
 def _show(options: argparse.Namespace) -> int:
@@ -301,13 +333,7 @@ def _extend(options: argparse.Namespace) -> int:
     if row.finished:
         raise ValueError(f"{options.game} is finished; there is no deadline to move")
     if options.until:
-        try:
-            until = datetime.fromisoformat(options.until)
-        except ValueError:
-            raise ValueError(
-                f"--until {options.until!r}: write the local time as 2026-12-05T18:00"
-            ) from None
-        until = until.replace(tzinfo=config.daemon.tz) if until.tzinfo is None else until
+        until = _local_moment(options.until, config, "--until")
     else:
         base = row.deadline_at or utc_now()
         until = base + parse_duration(options.by)

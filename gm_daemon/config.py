@@ -116,10 +116,16 @@ class DaemonSection(Strict):
     timezone: Annotated[str, AfterValidator(_check_timezone)] = "Europe/Berlin"
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     safe_mode: SafeMode = SafeMode()
+    # How long the bodies of sent and handled mail stay in the database; their rows stay.
+    keep_mail: Annotated[str, AfterValidator(_check_duration)] = "30d"
 
     @property
     def tz(self) -> ZoneInfo:
         return ZoneInfo(self.timezone)
+
+    @property
+    def keep_mail_for(self) -> timedelta:
+        return parse_duration(self.keep_mail)
 
 
 class MaildirSection(Strict):

@@ -20,7 +20,7 @@ import signal
 import socket
 import sqlite3
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from gm_daemon.config import Config, ConfigError, load_config
@@ -31,11 +31,12 @@ from gm_daemon.outbox import OutboxSender
 from gm_daemon.referee import Referee
 from gm_daemon.reliability import CannotStore, DaemonLock, content_digest, report_failed_mail
 from gm_daemon.safemode import INTAKE_OK
-from gm_daemon.store import Store, iso
+from gm_daemon.store import Store, from_iso, iso
 
 log = logging.getLogger(__name__)
 
 Clock = Callable[[], datetime]
+PRUNE_EVERY = timedelta(hours=1)
 
 
 def utc_now() -> datetime:
@@ -123,6 +124,7 @@ class Daemon:
         self._version = 0
         self._reload_requested = False
         self._wake: asyncio.Event | None = None
+        self._next_prune: datetime | None = None
 
     # --- one pass ----------------------------------------------------------------------
     async def cycle(self) -> None:
@@ -145,6 +147,24 @@ class Daemon:
             log.info("sent %d mail%s", sent, "" if sent == 1 else "s")
         if report_failed_mail(self.store, self.referee.mailer):
             await self.outbox.drain()  # the GM's note goes out now, not at the next wake-up
+        self.prune_if_due()
+
+    def prune_if_due(self) -> bool:
+        """Bodies of old mail out of the database, at most once an hour. The moment is kept
+        in the database, so a cron-driven ``run --once`` prunes no more often; it is read
+        once, so an idle pass costs no query for it."""
+        now = self.clock()
+        if self._next_prune is None:
+            last = self.store.note("pruned_at")
+            self._next_prune = from_iso(last) + PRUNE_EVERY if last else now
+        if now < self._next_prune:
+            return False
+        sent, handled = self.store.prune_mail(now - self.config.daemon.keep_mail_for)
+        self.store.set_note("pruned_at", iso(now))
+        self._next_prune = now + PRUNE_EVERY
+        if sent or handled:
+            log.info("pruned the bodies of %d sent and %d handled mails", sent, handled)
+        return True
 
     async def fetch_mail(self) -> int:
         """Store first, then mark done: a crash in between only fetches a mail again, and
@@ -152,10 +172,11 @@ class Daemon:
         mail is stored raw, however broken; one that cannot be stored (disk full, database
         read-only) stops the fetch and stays unseen on the server, never acknowledged."""
         stored = 0
-        for raw in await self.inbox.fetch():
+        fetched = await self.inbox.fetch()
+        for raw in fetched:
             if not self.store.has_key(raw.key):
                 stored += self._store_raw(raw.key, raw.data)
-            await self.inbox.done(raw.key)
+        await self.inbox.done_all([raw.key for raw in fetched])  # one round trip, not one each
         return stored
 
     def _store_raw(self, key: str, data: bytes) -> bool:

@@ -11,14 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from email.message import EmailMessage
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
 from gm_daemon.config import Config
 from gm_daemon.games.protocol import Attachment, Report, Resolution
-from gm_daemon.mail.compose import compose, json_attachment, new_message_id
+from gm_daemon.mail.compose import compose_bytes, json_attachment, new_message_id
 from gm_daemon.rng import commitment
 from gm_daemon.store import PlayerRow, Store
 from gm_daemon.texts import Text, phrase, render
@@ -52,15 +51,16 @@ class Mailer:
         *,
         in_reply_to: str | None = None,
         attachments: Sequence[Attachment] = (),
-    ) -> EmailMessage:
-        """Compose a mail and put it into the outbox (inside the caller's transaction)."""
+    ) -> None:
+        """Compose a mail and put it into the outbox (inside the caller's transaction): its
+        bytes, built once here, are what the sender sends."""
         mail = self.config.mail
         address = recipient.email if isinstance(recipient, PlayerRow) else recipient
         seat = recipient.seat if isinstance(recipient, PlayerRow) else ""
         game_id = loaded.row.id if loaded else None
         phase = str(loaded.row.phase) if loaded else ""
         message_id = new_message_id(mail.domain, game_id or "gm", purpose, seat, phase)
-        message = compose(
+        message = compose_bytes(
             sender=mail.address,
             sender_name=mail.name,
             to=address,
@@ -72,8 +72,7 @@ class Mailer:
             in_reply_to=in_reply_to,
             attachments=attachments,
         )
-        self.store.enqueue(game_id, purpose, address, message_id, bytes(message), self.clock())
-        return message
+        self.store.enqueue(game_id, purpose, address, message_id, message, self.clock())
 
     # --- short notices -------------------------------------------------------------------
     @staticmethod

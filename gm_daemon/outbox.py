@@ -11,9 +11,6 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from email import message_from_bytes
-from email.message import EmailMessage
-from email.policy import SMTP
 
 from gm_daemon.mail.transport import Sender, SendError
 from gm_daemon.store import Store
@@ -53,9 +50,8 @@ class OutboxSender:
         sent = 0
         while rows := self.store.due_mail(self.clock()):
             for row in rows:
-                message = message_from_bytes(row.message, _class=EmailMessage, policy=SMTP)
                 try:
-                    await self.sender.send(message, self.from_address, [row.recipient])
+                    await self.sender.send(row.message, self.from_address, [row.recipient])
                 except SendError as exc:
                     self._failed(row.id, row.attempts + 1, exc)
                     if not exc.permanent:

@@ -364,6 +364,18 @@ class Store:
         ).fetchone()
         return from_iso(row[0]) if row and row[0] else None
 
+    def games_due_before(self, moment: datetime) -> list[str]:
+        """Games the GM may resolve in bulk: not finished, paused or waiting for him, with a
+        deadline before ``moment``. Held games count: resolving by hand is their cure."""
+        return [
+            r["id"]
+            for r in self.db.execute(
+                "SELECT id FROM games WHERE NOT finished AND NOT paused AND waiting IS NULL"
+                " AND deadline_at < ? ORDER BY deadline_at, id",
+                (iso(moment),),
+            )
+        ]
+
     def set_paused(self, game_id: str, paused: bool) -> None:
         self.db.execute("UPDATE games SET paused = ? WHERE id = ?", (int(paused), game_id))
 
@@ -623,6 +635,27 @@ class Store:
                 " WHERE status = 'failed' ORDER BY id"
             )
         )
+
+    # --- keeping the database bounded -----------------------------------------------------
+    def prune_mail(self, before: datetime) -> tuple[int, int]:
+        """Drop the bodies of mail sent, and of incoming mail handled, before ``before``:
+        they are most of the database and nobody reads them again. The rows stay with
+        Message-ID, sender, status and verdict, so deduplication and ``status`` still work.
+        Pending and failed mail out, and shunted mail in, keep their bodies (they may be sent
+        or retried yet). Returns (mails out, mails in) pruned."""
+        at = iso(before)
+        with self.transaction():
+            sent = self.db.execute(
+                "UPDATE outbox SET message = X'' WHERE status = 'sent' AND sent_at < ?"
+                " AND length(message) > 0",
+                (at,),
+            ).rowcount
+            handled = self.db.execute(
+                "UPDATE inbox SET raw = X'' WHERE status IN ('done', 'dropped')"
+                " AND processed_at < ? AND length(raw) > 0",
+                (at,),
+            ).rowcount
+        return sent, handled
 
     def outbox_counts(self) -> dict[str, int]:
         return {

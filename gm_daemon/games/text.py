@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
+from functools import lru_cache
 
 from gm_daemon.games.protocol import Seat
 
@@ -20,10 +21,19 @@ def fold(text: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
-def _words(name: str) -> list[str]:
-    return [w for w in re.split(r"[^0-9a-z]+", fold(name)) if w]
+@lru_cache(maxsize=4096)
+def _words(name: str) -> tuple[str, ...]:
+    """Cached: every order line is matched against every seat's name, and the names of a
+    game's seats are the same for every mail (written names repeat, too)."""
+    return tuple(w for w in re.split(r"[^0-9a-z]+", fold(name)) if w)
 
 
+@lru_cache(maxsize=4096)
+def _folded_id(seat_id: str) -> str:
+    return fold(seat_id)
+
+
+@lru_cache(maxsize=4096)
 def _key(name: str) -> str:
     """Name without punctuation and without initials: "V.Pech" and "V. Pech" -> "pech"."""
     words = _words(name)
@@ -37,7 +47,7 @@ def match_seat(written: str, seats: Sequence[Seat]) -> list[Seat]:
     target = " ".join(_words(written))
     if not target:
         return []
-    exact = [s for s in seats if " ".join(_words(s.name)) == target or fold(s.id) == target]
+    exact = [s for s in seats if " ".join(_words(s.name)) == target or _folded_id(s.id) == target]
     if exact:
         return exact
     key = _key(written)

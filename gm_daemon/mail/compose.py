@@ -14,9 +14,12 @@ import json
 import re
 from collections.abc import Sequence
 from datetime import datetime
+from email.header import Header
 from email.message import EmailMessage
 from email.policy import SMTP
+from email.quoprimime import body_encode
 from email.utils import format_datetime, formataddr
+from functools import lru_cache
 
 from gm_daemon.games.protocol import Attachment
 
@@ -86,6 +89,112 @@ def compose(
         # and lets golden files compare whole messages.
         message.set_boundary("gm-" + hashlib.sha256(message_id.encode()).hexdigest()[:24])
     return message
+
+
+def compose_bytes(
+    *,
+    sender: str,
+    sender_name: str,
+    to: str,
+    subject: str,
+    body: str,
+    message_id: str,
+    date: datetime,
+    game_id: str | None = None,
+    in_reply_to: str | None = None,
+    references: Sequence[str] = (),
+    attachments: Sequence[Attachment] = (),
+) -> bytes:
+    """The mail as the outbox stores and the sender sends it (CRLF, 7-bit). Most mails are a
+    single text part: those are written directly, the same mail ``compose`` builds, in a
+    tenth of the time (the email package's header objects dominate an acknowledgement's
+    cost). Attachments, and addresses that need SMTPUTF8, go through ``compose``."""
+    if attachments or not (to + sender).isascii():
+        return bytes(
+            compose(
+                sender=sender,
+                sender_name=sender_name,
+                to=to,
+                subject=subject,
+                body=body,
+                message_id=message_id,
+                date=date,
+                game_id=game_id,
+                in_reply_to=in_reply_to,
+                references=references,
+                attachments=attachments,
+            )
+        )
+    refs = _references(sender, game_id, in_reply_to, references)
+    headers = [
+        ("From", _from_header(sender_name, sender)),
+        ("To", to),
+        ("Subject", _encoded(subject, "Subject")),
+        ("Date", format_datetime(date)),
+        ("Message-ID", message_id),
+        ("Auto-Submitted", "auto-replied"),
+        ("X-Auto-Response-Suppress", "All"),
+        ("X-GM-Game", game_id),
+        ("In-Reply-To", in_reply_to or None),
+        ("References", _folded(refs) if refs else None),
+        ("Content-Type", 'text/plain; charset="utf-8"'),
+        ("Content-Transfer-Encoding", "quoted-printable"),
+        ("MIME-Version", "1.0"),
+    ]
+    for name, value in headers:
+        unfolded = (value or "").replace("\r\n ", " ")
+        if "\n" in unfolded or "\r" in unfolded:
+            raise ValueError(f"header {name} may not contain a line break: {value!r}")
+    head = "".join(f"{name}: {value}\r\n" for name, value in headers if value is not None)
+    return (head + "\r\n" + _quoted_printable(body)).encode("ascii")
+
+
+def _references(
+    sender: str, game_id: str | None, in_reply_to: str | None, references: Sequence[str]
+) -> list[str]:
+    """The thread root first, the mail replied to last, each once (as ``compose`` does)."""
+    refs = list(references)
+    if game_id is not None:
+        refs.insert(0, thread_root(game_id, sender.split("@", 1)[1]))
+    if in_reply_to and in_reply_to not in refs:
+        refs.append(in_reply_to)
+    return list(dict.fromkeys(refs))
+
+
+@lru_cache(maxsize=64)
+def _from_header(name: str, address: str) -> str:
+    """The same for every mail of a daemon: encoded once."""
+    return formataddr((name, address))
+
+
+def _encoded(text: str, name: str) -> str:
+    """A header value as RFC 2047 words when it is not plain short ASCII."""
+    if "\n" in text or "\r" in text:
+        raise ValueError(f"header {name} may not contain a line break: {text!r}")
+    if text.isascii() and len(name) + len(text) < 76:
+        return text
+    charset = "us-ascii" if text.isascii() else "utf-8"
+    return Header(text, charset, header_name=name).encode(linesep="\r\n")
+
+
+def _folded(ids: Sequence[str]) -> str:
+    """Message-IDs on as many lines as the 78-column limit needs."""
+    lines, line = [], "References:"
+    for msgid in ids:
+        if len(line) + 1 + len(msgid) > 78 and line != "References:":
+            lines.append(line)
+            line = ""
+        line += " " + msgid
+    lines.append(line)
+    return "\r\n".join(lines).removeprefix("References: ")
+
+
+def _quoted_printable(body: str) -> str:
+    """The body as ``set_content(cte="quoted-printable")`` writes it: lines normalised,
+    a final line break, UTF-8 bytes quoted to 76 columns."""
+    text = "\n".join(body.splitlines()) + "\n"
+    encoded = body_encode(text.encode("utf-8").decode("latin-1"), 76, eol="\r\n")
+    return encoded if encoded.endswith("\r\n") else encoded + "\r\n"
 
 
 def json_attachment(filename: str, data: object) -> Attachment:

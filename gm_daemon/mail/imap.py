@@ -38,6 +38,7 @@ Security = Literal["tls", "starttls", "none"]
 SECURITY_KEY = "mail.imap.security"
 IDLE_RENEW_SECONDS = 29 * 60  # RFC 2177: servers may drop an IDLE older than 30 minutes
 FETCH_ITEMS = "(UID BODY.PEEK[])"
+STORE_BATCH = 500  # UIDs per UID STORE: one round trip for a burst, command lines stay short
 T = TypeVar("T")
 
 
@@ -136,6 +137,13 @@ class ImapInbox:
         uidvalidity, uid = _parse_key(key)
         async with self._lock:
             await self._retrying(lambda session: self._mark_seen(session, uidvalidity, uid))
+
+    async def done_all(self, keys: Sequence[str]) -> None:
+        parsed = [_parse_key(key) for key in keys]
+        if not parsed:
+            return
+        async with self._lock:
+            await self._retrying(lambda session: self._mark_all_seen(session, parsed))
 
     async def wait(self, timeout: float) -> None:
         """IDLE until the server reports new mail (EXISTS/RECENT) or ``timeout`` passes;
@@ -363,6 +371,21 @@ class ImapInbox:
         if response.result != "OK":
             raise _CommandFailed(f"UID STORE: {_text(response.lines)}")
         self._returned.discard((uidvalidity, uid))
+
+    async def _mark_all_seen(self, session: _Session, keys: list[tuple[int, int]]) -> None:
+        """One UID STORE per ``STORE_BATCH`` UIDs; a UID of an older UIDVALIDITY is skipped
+        with a warning, as in ``_mark_seen``."""
+        current = sorted({uid for validity, uid in keys if validity == session.uidvalidity})
+        if len(current) < len(keys):
+            log.warning("not marking %d UIDs of an old UIDVALIDITY", len(keys) - len(current))
+        for start in range(0, len(current), STORE_BATCH):
+            batch = current[start : start + STORE_BATCH]
+            uid_set = ",".join(map(str, batch))
+            store = session.client.uid("store", uid_set, "+FLAGS.SILENT", r"(\Seen)")
+            response = await self._call(session, store)
+            if response.result != "OK":
+                raise _CommandFailed(f"UID STORE: {_text(response.lines)}")
+            self._returned.difference_update((session.uidvalidity, uid) for uid in batch)
 
     # --- waiting -----------------------------------------------------------------------
     async def _idle_session(self) -> _Session | None:

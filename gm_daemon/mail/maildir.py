@@ -9,11 +9,11 @@ a second Maildir, from where an operator's mail client or a relay script picks i
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import mailbox
 import os
 import time
 from collections.abc import Sequence
-from email.message import EmailMessage
 from pathlib import Path
 
 from gm_daemon.mail.transport import RawMail, SendError
@@ -100,6 +100,27 @@ class MaildirInbox:
                     continue  # moved by someone else in between
                 return
 
+    async def done_all(self, keys: Sequence[str]) -> None:
+        await asyncio.to_thread(self._done_all, keys)
+
+    def _done_all(self, keys: Sequence[str]) -> None:
+        """As ``_done`` for each key, listing the folders once rather than once per key."""
+        wanted = {self._unique(key) for key in keys}
+        for sub in ("new", "cur"):
+            for name in self._names(sub):
+                unique, flags = _split(name)
+                if unique not in wanted or "S" in flags:
+                    continue
+                flags = "".join(sorted(set(flags) | {"S"}))
+                with contextlib.suppress(FileNotFoundError):  # moved by someone else
+                    os.rename(self._root / sub / name, self._root / "cur" / f"{unique}:2,{flags}")
+
+    @staticmethod
+    def _unique(key: str) -> str:
+        if not key.startswith(_PREFIX):
+            raise ValueError(f"not a Maildir key: {key!r}")
+        return key.removeprefix(_PREFIX)
+
     async def wait(self, timeout: float) -> None:
         """Poll new/ until a file appears that the last fetch() did not see, or timeout.
         Files that were fetched but not yet done do not wake us, so a message the daemon
@@ -125,11 +146,11 @@ class MaildirSender:
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self._maildir = _open(path)
 
-    async def send(self, message: EmailMessage, sender: str, recipients: Sequence[str]) -> None:
+    async def send(self, message: bytes, sender: str, recipients: Sequence[str]) -> None:
+        """The stored bytes as they are, but with Unix line ends, as Maildir files have."""
         if not recipients:
             raise SendError("no recipients", permanent=True)
-        body = message.as_bytes(policy=message.policy.clone(linesep="\n"))
-        data = self._envelope(sender, recipients) + body
+        data = self._envelope(sender, recipients) + message.replace(b"\r\n", b"\n")
         try:
             await asyncio.to_thread(self._maildir.add, data)
         except OSError as exc:

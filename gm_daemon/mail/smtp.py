@@ -19,7 +19,6 @@ import logging
 import ssl
 import time
 from collections.abc import Sequence
-from email.message import EmailMessage
 from typing import Literal
 
 import aiosmtplib
@@ -80,14 +79,15 @@ class SmtpSender:
         self._last_used = 0.0
         self._lock = asyncio.Lock()
 
-    async def send(self, message: EmailMessage, sender: str, recipients: Sequence[str]) -> None:
+    async def send(self, message: bytes, sender: str, recipients: Sequence[str]) -> None:
         if not recipients:
             raise SendError("no recipients", permanent=True)
         async with self._lock:
             client = await self._connected()
             try:
-                refused, _ = await client.send_message(
-                    message, sender=sender, recipients=list(recipients)
+                options = await _mail_options(client, sender, recipients)
+                refused, _ = await client.sendmail(
+                    sender, list(recipients), message, mail_options=options
                 )
             except (SMTPException, OSError, TimeoutError, ValueError) as exc:
                 if not isinstance(exc, SMTPResponseException | SMTPRecipientsRefused):
@@ -139,6 +139,23 @@ class SmtpSender:
         client, self._client = self._client, None
         if client is not None:
             _abort(client, client.transport)
+
+
+async def _mail_options(
+    client: aiosmtplib.SMTP, sender: str, recipients: Sequence[str]
+) -> list[str]:
+    """SMTPUTF8 when an address needs it, as aiosmtplib's send_message would decide: we send
+    the stored bytes with sendmail, so the choice is ours. Without server support the mail
+    cannot go out at all: permanent."""
+    try:
+        (sender + "".join(recipients)).encode("ascii")
+    except UnicodeEncodeError:
+        if client.is_ehlo_or_helo_needed:
+            await client.ehlo()
+        if not client.supports_extension("smtputf8"):
+            raise SMTPNotSupported("a non-ASCII address, but the server lacks SMTPUTF8") from None
+        return ["SMTPUTF8"]
+    return []
 
 
 def _abort(client: aiosmtplib.SMTP, transport: asyncio.BaseTransport | None) -> None:

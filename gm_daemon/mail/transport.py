@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from email.message import EmailMessage
 from typing import Protocol
 
 
@@ -31,6 +30,11 @@ class Inbox(Protocol):
         """Mark a stored message as processed (\\Seen / moved to cur/), never to fetch again."""
         ...
 
+    async def done_all(self, keys: Sequence[str]) -> None:
+        """``done`` for many stored messages at once: one round trip (one IMAP UID STORE)
+        instead of one per mail, which in a burst costs more than reading the mail."""
+        ...
+
     async def wait(self, timeout: float) -> None:
         """Return when new mail may have arrived (IMAP IDLE push) or after ``timeout``."""
         ...
@@ -47,8 +51,10 @@ class SendError(Exception):
 
 
 class Sender(Protocol):
-    async def send(self, message: EmailMessage, sender: str, recipients: Sequence[str]) -> None:
-        """Deliver one message or raise SendError."""
+    async def send(self, message: bytes, sender: str, recipients: Sequence[str]) -> None:
+        """Deliver one message, exactly these bytes (as the outbox stored them: CRLF line
+        ends, 7-bit headers), or raise SendError. A mail is built once; no sender parses or
+        serialises it again."""
         ...
 
     async def close(self) -> None: ...

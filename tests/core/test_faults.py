@@ -75,7 +75,11 @@ def test_crash_between_storing_and_marking_read_processes_the_mail_once(tmp_path
         async def done(key: str) -> None:
             raise ConnectionResetError("server went away")
 
+        async def done_all(keys: Sequence[str]) -> None:
+            raise ConnectionResetError("server went away")
+
         inbox.done = done  # type: ignore[method-assign]
+        inbox.done_all = done_all  # type: ignore[method-assign]
         return inbox, sender
 
     daemon = Daemon(h.config_path, clock=h.clock, transports=crashing)

@@ -100,6 +100,26 @@ def test_wait_returns_on_new_mail_and_ignores_fetched_ones(tmp_path: Path) -> No
     assert woken < 1
 
 
+def test_done_all_marks_many_at_once_and_leaves_the_rest(tmp_path: Path) -> None:
+    k1 = _deliver(tmp_path, "Subject: a\n\nA\n")
+    k2 = _deliver(tmp_path, "Subject: b\n\nB\n", subdir="cur", flags="R")
+    k3 = _deliver(tmp_path, "Subject: c\n\nC\n")
+    inbox = MaildirInbox(tmp_path)
+
+    async def scenario() -> list[str]:
+        await inbox.fetch()
+        await inbox.done_all([f"maildir:{k1}", f"maildir:{k2}", f"maildir:{k1}"])
+        await inbox.done_all([])
+        return [mail.key for mail in await inbox.fetch()]
+
+    assert asyncio.run(scenario()) == [f"maildir:{k3}"]
+    assert sorted(p.name for p in (tmp_path / "cur").iterdir()) == sorted(
+        [f"{k1}:2,S", f"{k2}:2,RS"]
+    )
+    with pytest.raises(ValueError):
+        asyncio.run(inbox.done_all(["imap:1:2"]))
+
+
 def test_sender_writes_message_with_envelope(tmp_path: Path) -> None:
     msg = EmailMessage()
     msg["From"] = "Spielleiter <gm@gm.test>"
@@ -109,7 +129,7 @@ def test_sender_writes_message_with_envelope(tmp_path: Path) -> None:
     sender = MaildirSender(tmp_path / "out")
 
     async def scenario() -> None:
-        await sender.send(msg, "gm@gm.test", ["egon@example.org", "anna@example.org"])
+        await sender.send(bytes(msg), "gm@gm.test", ["egon@example.org", "anna@example.org"])
         await sender.close()
 
     asyncio.run(scenario())
@@ -124,5 +144,5 @@ def test_sender_writes_message_with_envelope(tmp_path: Path) -> None:
 
 def test_sender_without_recipients_is_a_permanent_error(tmp_path: Path) -> None:
     with pytest.raises(SendError) as caught:
-        asyncio.run(MaildirSender(tmp_path).send(EmailMessage(), "gm@gm.test", []))
+        asyncio.run(MaildirSender(tmp_path).send(b"", "gm@gm.test", []))
     assert caught.value.permanent

@@ -20,15 +20,16 @@ T = TypeVar("T")
 PORTS = {"none": "smtp_port", "starttls": "smtp_port", "tls": "smtps_port"}
 
 
-def _message(token: str, to: str = "player1@players.test") -> EmailMessage:
-    msg = EmailMessage()
+def _message(token: str, to: str = "player1@players.test") -> bytes:
+    """A mail as the outbox stores it: built once, serialised for SMTP (CRLF)."""
+    msg = EmailMessage(policy=email.policy.SMTP)
     msg["From"] = "Spielleiter <gm@gm.test>"
     msg["To"] = to
     msg["Subject"] = f"Ergebnis Runde 3 – {token}"
     msg["Message-ID"] = f"<{token}@gm.test>"
     msg["Auto-Submitted"] = "auto-replied"
     msg.set_content(f"Billy fällt. {token}\n")
-    return msg
+    return bytes(msg)
 
 
 def _sender(stack: MailStack, security: Security = "none", **kwargs: object) -> SmtpSender:
