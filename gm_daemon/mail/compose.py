@@ -132,7 +132,7 @@ def compose_bytes(
         ("Subject", _encoded(subject, "Subject")),
         ("Date", format_datetime(date)),
         ("Message-ID", message_id),
-        ("Auto-Submitted", "auto-replied"),
+        ("Auto-Submitted", "auto-replied" if in_reply_to else "auto-generated"),
         ("X-Auto-Response-Suppress", "All"),
         ("X-GM-Game", game_id),
         ("In-Reply-To", in_reply_to or None),
