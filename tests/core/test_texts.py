@@ -17,8 +17,8 @@ def test_problems_name_line_source_message_and_hint(lang):
     ]
     text = problems_text(problems, lang)
     first, second = text.split("\n\n")
-    assert '1: "Duele"' in first and "Duelle" in first
-    assert '3: "V. Pesch 12, 4"' in second and "V. Pech 12, 4" in second
+    assert PHRASES(lang, "quoted", text="Duele") in first and "Duelle" in first
+    assert PHRASES(lang, "quoted", text="V. Pesch 12, 4") in second and "V. Pech 12, 4" in second
 
 
 def test_templates_fill_every_placeholder():
