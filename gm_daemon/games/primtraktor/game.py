@@ -66,6 +66,8 @@ class PrimtraktorGame:
     State = State
     Orders = Orders
     resolves_on_receipt: ClassVar[bool] = False
+    # What the game seed decides, for the welcome mail's commitment paragraph.
+    seed_decides: ClassVar[Mapping[str, str]] = {"de": "die Startfelder", "en": "the start cells"}
     phase_types: ClassVar[tuple[str, ...]] = ("round",)
 
     # --- lifecycle -------------------------------------------------------------------
