@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel
 
 from gm_daemon.config import Config
+from gm_daemon.games.kit.layout import wrap
 from gm_daemon.games.protocol import Attachment, Report, Resolution
 from gm_daemon.mail.compose import compose_bytes, json_attachment, new_message_id
 from gm_daemon.rng import commitment
@@ -136,7 +137,7 @@ class Mailer:
             commands=commands,
             phase_label=loaded.label(),
             deadline=deadline,
-            commitment=commitment(loaded.row.seed),
+            seed_text=seed_text(loaded),
         )
         self.queue(loaded, "welcome", player, text, attachments=attachments(report, player.seat))
 
@@ -174,8 +175,9 @@ class Mailer:
         lang = before.lang
         report = before.engine.report(before.state, resolution, lang)
         nmr_text = self._nmr_text(before, defaults)
+        state_name = f"{before.row.id}-{before.row.phase}.json"
         state_file = json_attachment(
-            f"{before.row.id}-{before.row.phase}.json",
+            state_name,
             {
                 "game": before.row.id,
                 "kind": before.row.kind,
@@ -190,10 +192,12 @@ class Mailer:
                 "result",
                 game_id=before.row.id,
                 title=before.title,
+                name=player.name,
                 phase_label=before.label(),
                 report=with_private(report, player.seat),
                 nmr=nmr_text,
                 next=closing,
+                state_file=wrap(phrase(lang, "state_file", file=state_name)),
             )
             files = [*attachments(report, player.seat), state_file]
             self.queue(after, "result", player, text, attachments=files)
@@ -208,6 +212,17 @@ class Mailer:
             described = loaded.engine.describe_orders(loaded.state, seat, orders, lang)
             lines.append(f"- {names.get(seat, seat)}: " + described.strip().replace("\n", "\n  "))
         return "\n".join(lines) + "\n"
+
+
+def seed_text(loaded: Loaded) -> str:
+    """The commitment paragraph, saying what the seed decides in this game (the optional
+    ``seed_decides`` of the engine); empty for a game that leaves nothing to chance."""
+    decides = getattr(loaded.engine, "seed_decides", None)
+    if decides is not None and not decides.get(loaded.lang):
+        return ""
+    what = decides[loaded.lang] if decides else phrase(loaded.lang, "seed_decides_default")
+    text = phrase(loaded.lang, "seed_promise", commitment=commitment(loaded.row.seed), decides=what)
+    return wrap(text)
 
 
 def with_private(report: Report, seat: str) -> str:

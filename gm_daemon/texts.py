@@ -12,6 +12,7 @@ from functools import cache
 from pathlib import Path
 from string import Template
 
+from gm_daemon.games.kit.layout import wrap
 from gm_daemon.games.kit.phrases import Phrases
 from gm_daemon.games.protocol import Problem, ProblemKind
 
@@ -87,7 +88,8 @@ def problems_text(problems: list[Problem], lang: str) -> str:
 
 def _problem_lines(problem: Problem, lang: str) -> list[str]:
     where = (
-        f'{phrase(lang, "line")} {problem.line}: "{problem.source.strip()}"'
+        f'{phrase(lang, "line")} {problem.line}: '
+        + phrase(lang, "quoted", text=problem.source.strip())
         if problem.line is not None
         else phrase(lang, "whole_mail")
     )
@@ -106,4 +108,4 @@ def warnings_text(warnings: list[Problem], lang: str) -> str:
         lines.append(f"- {where}{warning.message}")
     if len(warnings) > MAX_LISTED:
         lines.append("- " + phrase(lang, "more_listed", count=len(warnings) - MAX_LISTED))
-    return "\n" + "\n".join(lines) + "\n"
+    return "\n" + wrap("\n".join(lines)) + "\n"  # a long warning is prose: 78 columns

@@ -13,7 +13,7 @@ from tests.golden.test_highnoon_mails import PLAYERS, games_toml, opponents
 def test_a_game_runs_to_its_end_with_nmr_players(tmp_path):
     h = DaemonHarness(tmp_path, games_toml("de"))
     welcome = h.run()
-    commitment = re.search(r"sha256 des Spiel-Seeds = (\w+)", h.body(welcome[0]))[1]
+    commitment = re.search(r"sha256 des Spiel-Seeds:\s+(\w+)", h.body(welcome[0]))[1]
     rounds = 0
     while not h.finished("hn1"):
         rounds += 1

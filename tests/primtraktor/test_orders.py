@@ -97,12 +97,12 @@ def test_an_order_without_legs_is_refused_so_earlier_orders_stay(state):
 @pytest.mark.parametrize(
     ("text", "lang", "message"),
     [
-        ("Nordost+", "de", "'Nordost+': Traktoren fahren nur waagrecht oder senkrecht"),
-        ("NO", "en", "'NO': tractors only drive horizontally or vertically"),
-        ("N+ 3", "de", "'3': Zahlen gehören nicht in den Zug"),
-        ("+N", "en", "'+N' without a direction before it"),
-        ("N+, Links", "de", "'Links' ist keine Richtung"),
-        ("N+ / O+", "en", "unexpected character '/'"),
+        ("Nordost+", "de", "„Nordost+“: Traktoren fahren nur waagrecht oder senkrecht"),
+        ("NO", "en", "\"NO\": tractors only drive horizontally or vertically"),
+        ("N+ 3", "de", "„3“: Zahlen gehören nicht in den Zug"),
+        ("+N", "en", "\"+N\" without a direction before it"),
+        ("N+, Links", "de", "„Links“ ist keine Richtung"),
+        ("N+ / O+", "en", "unexpected character \"/\""),
     ],
 )
 def test_syntax_errors_say_what_is_wrong_and_what_is_right(state, text, lang, message):
@@ -117,10 +117,20 @@ def test_every_problem_of_a_submission_is_reported_at_once(state):
     assert [p.line for p in problems] == [2, 4]
 
 
+def test_a_diagonal_a_foreign_name_and_six_legs_are_named_in_one_reply(state):
+    """Issue 9: a refused first leg must not hide the name or the count in the same line."""
+    problems = rejected(state, "bert", "Kurt Kurz: Nordost+, N=, N=, N=, N=, N=")
+    messages = [p.message for p in problems]
+    assert len(problems) == 3, messages
+    assert any("Nordost+" in m and "waagrecht" in m for m in messages)
+    assert any("Kurt Kurz" in m and "nicht Ihr Traktor" in m for m in messages)
+    assert "6 Teilzüge, erlaubt sind 1–5" in messages
+
+
 def test_ordering_for_another_player_is_not_allowed(state):
     (problem,) = rejected(state, "bert", "Kurt Kurz: O+", lang="en")
     assert problem.kind == ProblemKind.ILLEGAL
-    assert problem.message == "'Kurt Kurz' is not your tractor (you drive Bert Bremser)"
+    assert problem.message == "\"Kurt Kurz\" is not your tractor (you drive Bert Bremser)"
 
 
 def test_unknown_name_before_a_colon_is_not_understood(state):

@@ -92,6 +92,8 @@ class Hexenhalma:
     State = State
     Orders = Orders
     resolves_on_receipt: ClassVar[bool] = False
+    # What the game seed decides, for the welcome mail's commitment paragraph.
+    seed_decides: ClassVar[Mapping[str, str]] = {"de": "die Lose", "en": "the lots"}
     phase_types: ClassVar[tuple[str, ...]] = ("round",)
     commands: ClassVar[Sequence[GameCommand[Any]]] = (PICTURE,)
 

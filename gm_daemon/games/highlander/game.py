@@ -33,6 +33,8 @@ class Highlander:
     State = State
     Orders = Orders
     resolves_on_receipt: ClassVar[bool] = False
+    # Nothing in Highlander is left to chance: the welcome mail makes no seed promise.
+    seed_decides: ClassVar[Mapping[str, str]] = {}
     phase_types: ClassVar[tuple[str, ...]] = PHASE_TYPES
 
     # --- lifecycle -------------------------------------------------------------------

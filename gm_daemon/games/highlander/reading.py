@@ -189,15 +189,16 @@ def _items(mail: _Mail, body: Sequence[Line]) -> list[tuple[Line, str]]:
 
 
 def _ballot(mail: _Mail, body: Sequence[Line]) -> Orders:
-    centres = []
+    centres, unread = [], 0
     for line, entry in _items(mail, body):
         found = setup.centre_of(entry)
         if isinstance(found, setup.Fault):
             mail.fault(line, found, ProblemKind.SYNTAX)
+            unread += 1
         else:
             centres.append(found)
-    if body and not mail.problems:
-        for fault in setup.check_ballot(centres, mail.state):
+    if body:  # the list rules too, in the same reply as any unknown name
+        for fault in setup.check_ballot(centres, mail.state, unread):
             mail.fault(None, fault)
     return Orders(centres=sorted(set(centres)))
 

@@ -53,9 +53,11 @@ def centre_of(written: str) -> str | Fault:
     return b.names[province]
 
 
-def check_ballot(centres: Sequence[str], state: State) -> list[Fault]:
+def check_ballot(centres: Sequence[str], state: State, unread: int = 0) -> list[Fault]:
     """The whole list: exactly N distinct nameable centres (A-2), and 3A on the first ballot
-    (HL-6, A-4). Entries were each checked by ``centre_of`` already."""
+    (HL-6, A-4). Entries were each checked by ``centre_of`` already; ``unread`` counts the
+    entries that named no centre, so a list with a typo is not also told it is too short
+    (the typo is reported on its own line, the other rules in the same reply)."""
     faults = []
     size = state.ballot_size
     twice = sorted({c for c in centres if centres.count(c) > 1})
@@ -65,8 +67,9 @@ def check_ballot(centres: Sequence[str], state: State) -> list[Fault]:
     if barred:
         faults.append(Fault("centre_excluded", {"centres": ", ".join(barred)}, "excluded_hint",
                             {"centres": ", ".join(state.excluded)}))  # fmt: skip
-    if len(set(centres)) != size:
-        faults.append(Fault("centre_count", {"count": len(set(centres)), "size": size}))
+    if len(set(centres)) + unread != size:
+        count = len(set(centres)) + unread
+        faults.append(Fault("centre_count", {"count": count, "size": size}))
     if state.options.opt_3A and state.ballot == 1:
         missing = [p for p, homes in home_groups().items() if not set(homes) & set(centres)]
         if missing:

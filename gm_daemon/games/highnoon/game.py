@@ -26,6 +26,11 @@ class HighNoon:
     State = State
     Orders = Orders
     resolves_on_receipt: ClassVar[bool] = False
+    # What the game seed decides, for the welcome mail's commitment paragraph.
+    seed_decides: ClassVar[Mapping[str, str]] = {
+        "de": "die Würfe und die Paarungen der ersten Runde",
+        "en": "the dice rolls and the first round's pairings",
+    }
     phase_types: ClassVar[tuple[str, ...]] = ("round",)
 
     # --- lifecycle -------------------------------------------------------------------

@@ -38,6 +38,9 @@ class _Reading:
     shots: dict[str, list[int]] = field(default_factory=dict)
     duel_line_of: dict[str, int] = field(default_factory=dict)
     challenge_names: list[tuple[Line, str]] = field(default_factory=list)
+    # Shots written in any duel line, also in lines refused for another reason: the budget
+    # is checked against what the player meant, so it is named in the same reply (issue 9).
+    written_shots: int = 0
     errors: list[Problem] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)
 
@@ -146,6 +149,7 @@ def _dispatch(reading: _Reading, line: Line, parsed: OrderLine) -> None:
 def _take_duel(reading: _Reading, line: Line, duel: DuelLine) -> None:
     opponent = _duel_opponent(reading, line, duel.name)
     positions = _checked_positions(reading, line, duel.positions)
+    reading.written_shots += len(set(duel.positions))
     if opponent is None:
         return
     if opponent in reading.duel_line_of:
@@ -288,6 +292,8 @@ def _challenge_target(reading: _Reading, line: Line, written: str, kept: list[st
 def _check_budget(reading: _Reading) -> None:
     """HN-6: all shot lists together within P as published at the start of the round."""
     planned = sum(len(positions) for positions in reading.shots.values())
+    if reading.errors:  # lines refused for other reasons still spend cartridges
+        planned = max(planned, reading.written_shots)
     cartridges = reading.state.player(reading.seat).cartridges
     if planned <= cartridges:
         return

@@ -48,6 +48,11 @@ class Hornberg:
     State = State
     Orders = Orders
     resolves_on_receipt: ClassVar[bool] = True
+    # What the game seed decides, for the welcome mail's commitment paragraph.
+    seed_decides: ClassVar[Mapping[str, str]] = {
+        "de": "das Austeilen der Karten",
+        "en": "the deal of the cards",
+    }
     phase_types: ClassVar[tuple[str, ...]] = ("turn",)
 
     # --- lifecycle -------------------------------------------------------------------

@@ -14,6 +14,7 @@ from gm_daemon.games.primtraktor.model import Options, Orders, State, Tractor
 from gm_daemon.games.primtraktor.nmr import choose_nmr_leg
 from gm_daemon.games.primtraktor.orders import (
     LineProblem,
+    LineProblems,
     ReadLine,
     check_names,
     count_problems,
@@ -65,6 +66,8 @@ class PrimtraktorGame:
     State = State
     Orders = Orders
     resolves_on_receipt: ClassVar[bool] = False
+    # What the game seed decides, for the welcome mail's commitment paragraph.
+    seed_decides: ClassVar[Mapping[str, str]] = {"de": "die Startfelder", "en": "the start cells"}
     phase_types: ClassVar[tuple[str, ...]] = ("round",)
 
     # --- lifecycle -------------------------------------------------------------------
@@ -128,17 +131,21 @@ class PrimtraktorGame:
         seats = seats_of(state)
         problems: list[Problem] = []
         read: list[ReadLine] = []
+        unread: dict[int, int] = {}  # per line: pieces meant as legs but not understood
         for line in lines:
             if not line.text.strip() or is_command_word(line):
                 continue
             try:
                 one = read_line(line, seats, lang)
-                check_names(one, seats, seat, lang)
+            except LineProblems as exc:  # every bad piece named; the rest still checked
+                problems += exc.problems
+                one, unread[line.no] = exc.read, exc.unread
             except LineProblem as exc:
                 problems.append(exc.problem)
                 continue
+            problems += check_names(one, seats, seat, lang)
             read.append(one)
-        problems += count_problems(read, state.options.max_legs, lang)
+        problems += count_problems(read, state.options.max_legs, lang, unread)
         if not problems and not any(one.legs for one in read):
             problems.append(no_legs_problem(state.options.max_legs, lang))
         if problems:

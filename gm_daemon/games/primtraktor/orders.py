@@ -8,7 +8,7 @@ precede the legs with a colon ("Kurt Kurz: O+") or, as in the seed's example, wi
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from lark import Token, Transformer, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
@@ -112,15 +112,55 @@ def _strip_bare_name(line: Line, seats: Sequence[Seat]) -> tuple[str, str]:
     return "", line.text
 
 
+_LABEL = re.compile(r"\s*([^\W\d_][^:,;+=\n]*):")
+
+
 def read_line(line: Line, seats: Sequence[Seat], lang: str) -> ReadLine:
-    """The legs of one line, or LineProblem explaining in the player's language."""
+    """The legs of one line, or LineProblem explaining in the player's language.
+
+    A line the grammar refuses is read again piece by piece (the label, then each part
+    between commas or semicolons), so a diagonal in the first leg does not hide a wrong name
+    or a leg too many: every bad piece becomes its own problem (``LineProblems``).
+    """
     name, rest = _strip_bare_name(line, seats)
     try:
         tree = parser("primtraktor").parse(rest)
     except UnexpectedInput as exc:
-        raise _syntax_problem(line, rest, exc, lang) from None
+        first = _syntax_problem(line, rest, exc, lang)
+        raise _piecewise(line, name, rest, lang, first) from None
     names, legs = _ToLegs().transform(tree)
     return ReadLine(line, ([name] if name else []) + names, legs)
+
+
+class LineProblems(LineProblem):
+    """Several problems in one line, with what could be read of it (names, good legs and
+    the number of pieces that were meant as legs but could not be read)."""
+
+    def __init__(self, problems: list[Problem], read: ReadLine, unread: int):
+        super().__init__(problems[0])
+        self.problems = problems
+        self.read = read
+        self.unread = unread
+
+
+def _piecewise(line: Line, name: str, rest: str, lang: str, first: LineProblem) -> LineProblem:
+    names = [name] if name else []
+    while label := _LABEL.match(rest):
+        names.append(label.group(1).strip())
+        rest = rest[label.end() :]
+    pieces = [piece for piece in re.split(r"[,;]", rest) if piece.strip()]
+    if len(pieces) < 2 and not names:
+        return first
+    read, problems, unread = ReadLine(line, names), [], 0
+    for piece in pieces:
+        try:
+            _, legs = _ToLegs().transform(parser("primtraktor").parse(piece))
+        except UnexpectedInput as exc:
+            problems.append(_syntax_problem(line, piece, exc, lang).problem)
+            unread += 1
+            continue
+        read.legs += legs
+    return LineProblems(problems or [first.problem], read, unread)
 
 
 def _offending_word(source: str, column: int) -> str:
@@ -150,8 +190,9 @@ def _syntax_problem(line: Line, source: str, exc: UnexpectedInput, lang: str) ->
     return _problem(line, ProblemKind.SYNTAX, say(lang, key, word=word), hint)
 
 
-def check_names(read: ReadLine, seats: Sequence[Seat], seat: str, lang: str) -> None:
+def check_names(read: ReadLine, seats: Sequence[Seat], seat: str, lang: str) -> list[Problem]:
     """A label must be the player's own name or a "Züge:"/"Moves:" keyword."""
+    problems = []
     own = next((s for s in seats if s.id == seat), None)
     own_name = own.name if own else seat
     for name in read.names:
@@ -163,21 +204,27 @@ def check_names(read: ReadLine, seats: Sequence[Seat], seat: str, lang: str) -> 
         key = "err_other_name" if matches else "err_unknown_name"
         kind = ProblemKind.ILLEGAL if matches else ProblemKind.SYNTAX
         message = say(lang, key, word=name, own=own_name)
-        raise _problem(read.line, kind, message, say(lang, "hint_name", own=own_name))
+        problems.append(_problem(read.line, kind, message, say(lang, "hint_name", own=own_name)))
+    return [found.problem for found in problems]
 
 
 def seats_of(state: State) -> list[Seat]:
     return [Seat(t.seat, t.name) for t in state.tractors]
 
 
-def count_problems(read: Sequence[ReadLine], max_legs: int, lang: str) -> list[Problem]:
-    """PT-7: more than ``max_legs`` legs is an error on the line holding the first extra leg."""
-    total = sum(len(one.legs) for one in read)
+def count_problems(
+    read: Sequence[ReadLine], max_legs: int, lang: str, unread: Mapping[int, int] | None = None
+) -> list[Problem]:
+    """PT-7: more than ``max_legs`` legs is an error on the line holding the first extra leg.
+    ``unread`` counts, per line number, the legs written but not understood: they were
+    meant as legs, so six legs with a typo in one are still six."""
+    unread = unread or {}
+    total = sum(len(one.legs) + unread.get(one.line.no, 0) for one in read)
     if total <= max_legs:
         return []
     seen = 0
     for one in read:
-        seen += len(one.legs)
+        seen += len(one.legs) + unread.get(one.line.no, 0)
         if seen > max_legs:
             message = say(lang, "err_too_many", count=total, max=max_legs)
             hint = say(lang, "hint_too_many", max=max_legs)

@@ -1,0 +1,78 @@
+"""Issue 9: a greeting or closing line a person writes around his orders does not sink the
+mail in any game; it is skipped with a note naming the line. A line the game accepts is an
+order and stays one."""
+
+from __future__ import annotations
+
+import pytest
+
+from gm_daemon.games.protocol import Line, OrdersRejected
+from gm_daemon.greetings import is_greeting
+from gm_daemon.intake import read_with_greetings
+from gm_daemon.texts import warnings_text
+from tests.test_every_problem import _start
+
+KINDS = ["highnoon", "primtraktor", "hornberg", "hexenhalma", "highlander"]
+
+
+def _lines(text: str) -> list[Line]:
+    return [Line(no, line) for no, line in enumerate(text.splitlines(), 1)]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize(
+    ("lang", "above", "below"),
+    [
+        ("de", "Hallo", "Danke!\nViele Grüße, Anna"),
+        ("de", "Hallo Spielleiter,", "Gruß\nAnna"),
+        ("en", "Hello,", "Thanks!\nCheers"),
+        ("en", "", "Best regards"),
+    ],
+)
+def test_greetings_around_the_example_are_skipped_with_a_note(
+    kind: str, lang: str, above: str, below: str
+) -> None:
+    game, state, seat = _start(kind)
+    example = game.example(state, seat, lang)
+    text = "\n".join(part for part in (above, example, below) if part)
+    accepted = read_with_greetings(game, _lines(text), state, seat, lang)
+    plain = game.read_orders(_lines(example), state, seat, lang)
+    described = game.describe_orders(state, seat, accepted.orders, lang)
+    assert described == game.describe_orders(state, seat, plain.orders, lang)
+    notes = warnings_text(accepted.warnings, lang)
+    for written in [above, *below.splitlines()]:
+        if written and is_greeting(written):
+            assert written.strip() in notes
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_refused_mail_names_its_problems_and_not_the_greeting(kind: str) -> None:
+    game, state, seat = _start(kind)
+    text = "Hallo\nBlubberblasen 99 quer\nDanke!"
+    with pytest.raises(OrdersRejected) as caught:
+        read_with_greetings(game, _lines(text), state, seat, "de")
+    lines = {p.line for p in caught.value.problems}
+    assert 2 in lines and 1 not in lines and 3 not in lines
+    notes = warnings_text(caught.value.notes, "de")  # type: ignore[attr-defined]
+    assert "Zeile 3: „Danke!“ als Gruß gelesen" in notes
+
+
+@pytest.mark.parametrize(
+    ("line", "greeting"),
+    [
+        ("Danke!", True),
+        ("Viele Grüße, Anna", True),
+        ("Thanks!", True),
+        ("Cheers", True),
+        ("Best regards", True),
+        ("Mit freundlichen Grüßen", True),
+        ("Gruß", True),
+        ("Hallo Spielleiter,", True),
+        ("Nord+, Ost=", False),
+        ("Hallo: 19, 12", False),
+        ("Bester Zug: N+", False),
+        ("Danke 19 12", False),
+    ],
+)
+def test_the_pattern_list(line: str, greeting: bool) -> None:
+    assert is_greeting(line) is greeting
