@@ -430,7 +430,11 @@ def _is_attachment(part: Message) -> bool:
 def _filename(part: Message) -> str:
     name = part.get_param("filename", header="content-disposition") or part.get_param("name")
     if isinstance(name, tuple):  # RFC 2231: (charset, language, value)
-        name = email.utils.collapse_rfc2231_value(name)
+        charset, _language, value = name
+        if not charset or "\0" in charset:  # the email package passes a NUL to the codec
+            name = value
+        else:
+            name = email.utils.collapse_rfc2231_value(name)
     return _one_line(decode_words(str(name))) if name else ""
 
 

@@ -396,3 +396,13 @@ def test_a_decoder_bug_costs_one_mail_and_keeps_the_sender(monkeypatch: pytest.M
         "<x@y.z>",
         "",
     )
+
+
+def test_a_nul_in_an_rfc2231_file_name_is_no_decoder_error():
+    """Found by the 100 000-mail fuzz run: ``filename*=<NUL>''`` made the email package hand
+    a NUL charset to the codec, which raised; the mail was set aside as a decoder error."""
+    raw = (
+        b":\nContent-type: multipart/;boundary= b\x00 \n--b\x00\n:\n"
+        b"Content-Disposition: ;filename*=\x00''"
+    )
+    assert not (parse_incoming(raw, "gm@gm.test").unreadable or "").startswith("decoder error")
