@@ -206,8 +206,19 @@ class Deadlines(BaseModel):
         return {key: parse_duration(value) for key, value in (self.model_extra or {}).items()}
 
 
+def _one_line(text: str) -> str:
+    """A name goes into subjects and greetings: a line break there would start a new mail
+    header (header injection), so names and titles are one printable line."""
+    if not text.isprintable():
+        raise ValueError(f"{text!r} contains a line break or control character")
+    return text
+
+
+OneLine = Annotated[str, AfterValidator(_one_line)]
+
+
 class PlayerConfig(Strict):
-    name: Annotated[str, Field(min_length=1)]
+    name: Annotated[OneLine, Field(min_length=1)]
     email: Address
     code: Annotated[str, Field(pattern=r"^[A-Za-z0-9-]{4,40}$")] | None = None
     id: Slug | None = None
@@ -219,7 +230,7 @@ class PlayerConfig(Strict):
 class GameConfig(Strict):
     id: Slug
     kind: str
-    title: str | None = None
+    title: OneLine | None = None
     language: Literal["de", "en"] = "de"
     seed: str | None = None
     reminder: Duration | None = None
