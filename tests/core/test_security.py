@@ -56,7 +56,7 @@ def test_a_line_break_in_a_player_name_is_refused_by_check(tmp_path, name):
 
 def test_a_line_break_in_a_subject_or_name_never_leaves_as_a_header():
     for build in (compose, compose_bytes):
-        with pytest.raises(ValueError, match="line break|linefeed"):
+        with pytest.raises(ValueError, match=r"line break|linefeed"):
             build(
                 sender="gm@gm.test",
                 sender_name="GM",
