@@ -12,7 +12,7 @@ from functools import cache
 from pathlib import Path
 from string import Template
 
-from gm_daemon.games.kit.layout import wrap
+from gm_daemon.games.kit.layout import fit, wrap
 from gm_daemon.games.kit.phrases import Phrases
 from gm_daemon.games.protocol import Problem, ProblemKind
 
@@ -46,7 +46,7 @@ def render(lang: str, template: str, /, **values: object) -> Text:
     """Fill a template; a missing value is a programming error and raises KeyError."""
     subject, body = _template(lang, template)
     text = body.substitute(values)
-    return Text(subject.substitute(values), _tidy(text))
+    return Text(subject.substitute(values), fit(_tidy(text)))
 
 
 def _tidy(text: str) -> str:

@@ -141,7 +141,7 @@ class Hornberg:
         return Report(
             public=public,
             private={seat: self._private(state, seat, lang)},
-            attachments=[_picture(state)],
+            attachments=[_picture(state, lang)],
         )
 
     def help(self, state: State, seat: str, lang: Lang) -> str:
@@ -153,7 +153,7 @@ class Hornberg:
         return Report(
             public=state_text(state, lang),
             private={seat: private} if private else {},
-            attachments=[_picture(state)],
+            attachments=[_picture(state, lang)],
         )
 
     def report(self, before: State, resolution: Resolution[State, Orders], lang: Lang) -> Report:
@@ -163,7 +163,7 @@ class Hornberg:
             public += "\n" + state_text(after, lang)
         texts = {s: private_text(before, after, s, resolution.events, lang) for s in after.seat_ids}
         private = {seat: text for seat, text in texts.items() if text}
-        return Report(public=public, private=private, attachments=[_picture(after)])
+        return Report(public=public, private=private, attachments=[_picture(after, lang)])
 
     def public_state(self, state: State) -> dict[str, Any]:
         return public_view(state)
@@ -185,8 +185,10 @@ def _seating(state: State, lang: str) -> str:
     return say(lang, "seating") + names
 
 
-def _picture(state: State) -> Attachment:
-    return Attachment(f"hornberg-zug-{state.turn}.png", "image/png", table_png(state))
+def _picture(state: State, lang: Lang) -> Attachment:
+    """The table as a picture, named in the game's language (turn = Zug)."""
+    turn = "zug" if lang == "de" else "turn"
+    return Attachment(f"hornberg-{turn}-{state.turn}.png", "image/png", table_png(state))
 
 
 def public_view(state: State) -> dict[str, Any]:

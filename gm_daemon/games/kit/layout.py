@@ -6,6 +6,7 @@ spaces and prose is wrapped at ``WIDTH`` (78) characters; tables may be wider.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Callable, Sequence
 
@@ -139,3 +140,77 @@ def flow(words: Sequence[str], prefix: str = "", width: int = WIDTH) -> list[str
             current = candidate
     lines.append(current)
     return lines
+
+
+TABLE_LINE = re.compile(r"\S {2,}\S|^\s*(\||\+-)")
+
+
+def is_table_line(line: str) -> bool:
+    """A line of aligned columns (two spaces or more between two cells) or a ruled table:
+    such lines may be wider than ``WIDTH``."""
+    return bool(TABLE_LINE.search(line))
+
+
+def fit(text: str, width: int = WIDTH) -> str:
+    """A whole mail body made to fit ``width`` where the text allows: a prose line too
+    long is wrapped on its own (lines are never joined, so a line's meaning stays); a
+    "- " list item whose first line is too long is reflowed with its hanging indent;
+    indented lines (examples, lists of cells) are folded; table lines stay as they are."""
+    blocks = text.split("\n\n")
+    return "\n\n".join(_fit_block(block, width) for block in blocks)
+
+
+def _fit_block(block: str, width: int) -> str:
+    lines = block.split("\n")
+    if all(len(line) <= width or is_table_line(line) for line in lines):
+        return block
+    items: list[list[str]] = []  # each: [kind, first line, continuation lines...]
+    for line in lines:
+        stripped = line.lstrip()
+        indent = len(line) - len(stripped)
+        bullet = stripped.startswith(("- ", "* ", "• "))
+        previous = items[-1] if items else None
+        if is_table_line(line) or (indent >= 2 and not bullet and not _continues(previous, indent)):
+            items.append(["keep", line])
+        elif bullet:
+            items.append(["bullet", line])
+        elif previous and previous[0] == "bullet" and indent >= 2:
+            previous.append(stripped)
+        else:
+            items.append(["prose", line])
+    out: list[str] = []
+    for kind, *parts in items:
+        if kind == "keep":
+            line = parts[0]
+            lead = len(line) - len(line.lstrip())
+            out.append(fold(line, indent=lead + 2, width=width))
+            continue
+        first = parts[0]
+        if kind == "bullet" and len(first) <= width:  # lines of their own: "richtig wäre: …"
+            lead = len(first) - len(first.lstrip())
+            out.append(first)
+            out.extend(fold(" " * (lead + 2) + p, indent=lead + 4, width=width) for p in parts[1:])
+            continue
+        lead = " " * (len(first) - len(first.lstrip()))
+        joined = " ".join([first.rstrip(), *(p.strip() for p in parts[1:])])
+        hang = lead + ("  " if kind == "bullet" else "")
+        wrapped = textwrap.wrap(
+            joined,
+            width=width,
+            initial_indent="",
+            subsequent_indent=hang,
+            break_long_words=False,
+            break_on_hyphens=False,
+            drop_whitespace=True,
+        )
+        out.extend(wrapped or [first])
+    return "\n".join(out)
+
+
+def _continues(previous: list[str] | None, indent: int) -> bool:
+    """An indented line that continues a "- " list item above it."""
+    return bool(previous and previous[0] == "bullet" and indent == _lead(previous[1]) + 2)
+
+
+def _lead(line: str) -> int:
+    return len(line) - len(line.lstrip())

@@ -1,0 +1,273 @@
+"""Every mail of a short full game of every kind, in German and in English, through the real
+daemon (Maildir, injected clock): the welcome, an accepted order (the example the welcome
+quotes for its recipient, sent back as it stands), a rejected order, the results and, where
+the game ends quickly enough, the final result. Hornberg also a PLAN and an auto-play at a
+missed deadline.
+
+Every mail sent is checked for
+
+- width: no line over 78 characters outside tables. A line counts as part of a table when
+  it has a run of two or more spaces between two non-space characters (aligned columns), or
+  starts with "|" or "+-" (ruled tables); everything else is prose and must fit;
+- language: no word of the other language (whole words, case-sensitive; the lists below);
+- the example: the order example of the welcome mail, sent back by its recipient, is
+  accepted.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from collections.abc import Callable
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+
+from tests.daemon_harness import DaemonHarness
+
+WIDTH = 78
+TABLE = re.compile(r"\S {2,}\S|^\s*(\||\+-)")  # as gm_daemon.games.kit.layout.is_table_line
+FOREIGN = {
+    "en": ["Runde", "Zug", "Befehle", "Spieler", "und", "nicht", "Abgabetermin", "Hallo",
+           "Beispiel", "Jetzt", "gilt", "Sie"],
+    "de": ["Round", "orders", "deadline", "player", "Hello", "the", "and", "Example", "you"],
+}  # fmt: skip
+ACCEPTED = {"de": "Befehle angenommen", "en": "orders accepted"}
+REJECTED = {"de": "NICHT angenommen", "en": "NOT accepted"}
+PLAYERS = {
+    "Anna": ("anna@players.test", "ANNA-1111"),
+    "Bert": ("bert@players.test", "BERT-2222"),
+    "Carla": ("carla@players.test", "CARLA-3333"),
+}
+BOARDS = Path(__file__).resolve().parents[1] / "config" / "boards"
+
+
+def games_toml(kind: str, lang: str, settings: str, seats: int = 3) -> str:
+    players = "".join(
+        f'\n[[games.players]]\nname = "{name}"\nemail = "{email}"\ncode = "{code}"\n'
+        for name, (email, code) in list(PLAYERS.items())[:seats]
+    )
+    return (
+        f'[[games]]\nid = "g"\nkind = "{kind}"\nlanguage = "{lang}"\nseed = "{kind}-{lang}"\n'
+        f"{settings}\n{players}"
+    )
+
+
+def problems(message: EmailMessage, lang: str) -> list[str]:
+    """What is wrong with one mail: long prose lines and words of the other language."""
+    text = f"{message['Subject']}\n{DaemonHarness.body(message)}"
+    found = [
+        f"line of {len(line)} characters: {line!r}"
+        for line in text.splitlines()
+        if len(line) > WIDTH and not TABLE.search(line)
+    ]
+    for word in FOREIGN[lang]:
+        for line in text.splitlines():
+            if re.search(rf"(?<![\w-]){word}(?![\w-])", line):
+                found.append(f"{word!r} in {line!r}")
+    for name in DaemonHarness.attachments(message):
+        for word in FOREIGN[lang]:
+            if re.search(rf"(?<![a-zA-Z]){word.lower()}(?![a-zA-Z])", name.lower()):
+                found.append(f"{word!r} in the attachment name {name!r}")
+    return found
+
+
+def check_all(h: DaemonHarness, lang: str) -> None:
+    assert h.sent
+    report = {p: m["Subject"] for m in h.sent for p in problems(m, lang)}  # each once
+    assert not report, "\n".join(f"{subject}: {p}" for p, subject in report.items())
+
+
+def to(mails: list[EmailMessage], name: str) -> EmailMessage:
+    return next(m for m in mails if PLAYERS[name][0] in m["To"])
+
+
+def send(h: DaemonHarness, name: str, text: str) -> list[EmailMessage]:
+    email, code = PLAYERS[name]
+    h.send(email, f"Code: {code}\n{text}\n", subject="Re: [g]")
+    h.advance(minutes=5)
+    return h.run()
+
+
+def accepted(mails: list[EmailMessage], lang: str) -> None:
+    """The acknowledgement comes first (a phase may resolve at once after it)."""
+    assert mails and ACCEPTED[lang] in mails[0]["Subject"], [DaemonHarness.body(m) for m in mails]
+
+
+def rejected(mails: list[EmailMessage], lang: str) -> None:
+    assert len(mails) == 1 and REJECTED[lang] in mails[0]["Subject"], [
+        DaemonHarness.body(m) for m in mails
+    ]
+
+
+def until_finished(h: DaemonHarness, step: Callable[[], None], limit: int = 60) -> None:
+    for _ in range(limit):
+        if h.finished("g"):
+            return
+        step()
+    raise AssertionError("the game does not end")
+
+
+# --- the games ---------------------------------------------------------------------------
+def play_highnoon(h: DaemonHarness, lang: str) -> None:
+    welcome = h.run()
+    assert len(welcome) == 3
+    for name in PLAYERS:
+        body = h.body(to(welcome, name))
+        marker = "So sieht ein Zug aus:" if lang == "de" else "An order looks like this:"
+        example = body.split(marker, 1)[1].split("\n\n")[1]
+        accepted(send(h, name, example), lang)
+    rejected(send(h, "Anna", "xyzzy 42 plugh"), lang)
+
+    def round_passes() -> None:
+        h.advance(days=3, seconds=1)
+        assert h.run()
+
+    until_finished(h, round_passes)
+
+
+def play_primtraktor(h: DaemonHarness, lang: str) -> None:
+    welcome = h.run()
+    assert len(welcome) == 3
+    marker = "Beispiel:" if lang == "de" else "Example:"
+    for name in ("Anna", "Bert"):  # Carla sends nothing
+        body = h.body(to(welcome, name))
+        example = body.split(marker, 1)[1].strip().splitlines()[0].strip()
+        round_word = "Runde" if lang == "de" else "Round"
+        accepted(send(h, name, f"{round_word}: 1\n{example}"), lang)
+    rejected(send(h, "Bert", "xyzzy 42 plugh"), lang)
+
+    def round_passes() -> None:
+        h.advance(hours=72, seconds=1)
+        assert h.run()
+
+    until_finished(h, round_passes)
+
+
+def play_hexenhalma(h: DaemonHarness, lang: str) -> None:
+    welcome = h.run()
+    marker = "Beispiel für dieses Brett:" if lang == "de" else "Example for this board:"
+    for name in ("Anna", "Bert"):
+        body = h.body(to(welcome, name))
+        example = body.split(marker, 1)[1].strip().split("\n\n")[0]
+        round_word = "Runde" if lang == "de" else "Round"
+        accepted(send(h, name, f"Spiel: g\n{round_word}: 1\n{example}"), lang)
+    rejected(send(h, "Carla", "xyzzy 42 plugh"), lang)
+
+    def round_passes() -> None:
+        h.advance(hours=72, seconds=1)
+        assert h.run()
+
+    until_finished(h, round_passes)
+
+
+def play_highlander(h: DaemonHarness, lang: str) -> None:
+    welcome = h.run()
+    marker = "Beispiel:" if lang == "de" else "Example:"
+    for name in ("Anna", "Bert"):
+        body = h.body(to(welcome, name))
+        example = body.split(marker, 1)[1].strip().split("\n\n")[0]
+        accepted(send(h, name, f"Spiel: g\n{example}"), lang)
+    rejected(send(h, "Anna", "xyzzy 42 plugh"), lang)
+    h.advance(hours=72, seconds=1)
+    assert h.run()  # the ballot's result
+
+
+def play_hornberg(h: DaemonHarness, lang: str) -> None:
+    """Each player on turn plays the example of his latest mail; on the way a rejected play,
+    a missed deadline (auto-play) and a PLAN of the next player, built from his hand and the
+    cannons on the table as a player would write it."""
+    turn_word, marker, hand_word, to_move = (
+        ("Zug", "Beispiel:", "Ihre Hand", "am Zug")
+        if lang == "de"
+        else ("Turn", "Example:", "Your hand", "to move")
+    )
+    welcome = h.run()
+    latest = {n: h.body(to(welcome, n)) for n in PLAYERS}
+    state: dict = {}
+
+    def note(mails: list[EmailMessage]) -> None:
+        for m in mails:
+            latest[next(n for n, (e, _) in PLAYERS.items() if e in m["To"])] = h.body(m)
+            for attachment, data in h.attachments(m).items():
+                if attachment.endswith(".json"):
+                    state.update(json.loads(data)["state"])
+
+    def mover() -> str:
+        return re.findall(rf"{to_move}: (\w+)", latest["Anna"])[-1]
+
+    def plan(name: str) -> str:
+        hand = re.findall(rf"^{hand_word} \(\d+\): (.*)$", latest[name], re.M)[-1].split()
+        cannons = [c["cannon"] for c in state["table"]["cells"]]
+        beer = "Bier" if lang == "de" else "beer"
+        of = "von" if lang == "de" else "of"
+        lines = [f"{beer} {c[1]} {'auf' if lang == 'de' else 'on'} {t}"
+                 for c in hand if c[0] == "B" for t in cannons]  # fmt: skip
+        sides = ("O" if lang == "de" else "E", "W", "S", "N")
+        lines += [f"{c} {d} {of} {t}" for c in hand if c[0] not in "BH"
+                  for t in cannons for d in sides]  # fmt: skip
+        return "PLAN:\n" + "\n".join(lines)
+
+    events = {"missed": False, "plan": False, "rejected": False}
+    while not h.finished("g"):
+        turn, name = h.phase("g"), mover()
+        assert turn < 300, "the game does not end"
+        if turn == 2 and not events["missed"]:
+            events["missed"] = True
+            h.advance(hours=49)
+            note(h.run())
+            continue
+        if turn >= 3 and state and not events["plan"]:
+            events["plan"] = True
+            following = next(n for n in PLAYERS if n != name)
+            accepted(send(h, following, f"{turn_word}: {turn}\n{plan(following)}"), lang)
+        if not events["rejected"]:
+            events["rejected"] = True
+            rejected(send(h, name, f"{turn_word}: {turn}\nxyzzy 42 plugh"), lang)
+        example = latest[name].split(marker, 1)[1].splitlines()[0].strip()
+        mails = send(h, name, f"{turn_word}: {turn}\n{example}")
+        assert ACCEPTED[lang] in mails[0]["Subject"], h.body(mails[0])
+        note(mails)
+    assert all(events.values()), events
+
+
+GAMES: dict[str, tuple[str, Callable[[DaemonHarness, str], None], int]] = {
+    "highnoon": ('[games.deadlines]\nevery = "3d"\n[games.options]\nlife = 1\n', play_highnoon, 3),
+    "primtraktor": (
+        '[games.deadlines]\nround = "72h"\n[games.options]\nstart_min_dist = 12\nmax_rounds = 2\n',
+        play_primtraktor,
+        3,
+    ),
+    "hexenhalma": (
+        '[games.deadlines]\nround = "72h"\n'
+        '[games.options]\nrounds = 1\nboards = [{ file = "boards/turm.txt" }]\n',
+        play_hexenhalma,
+        3,
+    ),
+    "highlander": (
+        "resolve_early = true\n[games.deadlines]\n"
+        'ballot = "72h"\nsetup = "72h"\ngrace = "48h"\nmovement = "72h"\n'
+        'retreats = "24h"\nadjustments = "48h"\n',
+        play_highlander,
+        2,
+    ),
+    "hornberg": (
+        '[games.deadlines]\nturn = "48h"\n[games.options]\nvariant = "kreuzer-quer"\n'
+        'colours = ["ro", "ge", "bl", "gr"]\nkq_target = 10\n',
+        play_hornberg,
+        3,
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.parametrize("kind", list(GAMES))
+def test_every_mail_of_a_short_game(tmp_path: Path, kind: str, lang: str) -> None:
+    settings, play, seats = GAMES[kind]
+    (tmp_path / "boards").mkdir()
+    shutil.copy(BOARDS / "turm.txt", tmp_path / "boards" / "turm.txt")
+    h = DaemonHarness(tmp_path, games_toml(kind, lang, settings, seats))
+    play(h, lang)
+    check_all(h, lang)
