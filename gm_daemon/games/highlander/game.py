@@ -176,7 +176,7 @@ Highlander.commands = (
     GameCommand(
         names={"de": ("KARTE",), "en": ("MAP",)},
         usage={"de": "", "en": ""},
-        help={"de": PHRASES("de", "help_map"), "en": PHRASES("en", "help_map")},
+        help={"de": PHRASES("de", "command_map"), "en": PHRASES("en", "command_map")},
         run=_map,
     ),
 )

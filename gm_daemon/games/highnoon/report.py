@@ -115,10 +115,10 @@ def round_report(state: State, lang: str) -> str:
     record = state.last_round
     if record is None:
         raise ValueError("no round has been resolved yet")
-    blocks = [
-        [say(lang, "duel_results"), *(duel_lines(state, record.duels) or [say(lang, "no_duels")])],
-        _round_notes(state, record, lang),
-    ]
+    duels = duel_lines(state, record.duels) or [say(lang, "no_duels")]
+    blocks = [[say(lang, "duel_results"), *duels], _round_notes(state, record, lang)]
+    if record.round == 1:  # the notation is explained once, under the first duels
+        blocks.insert(1, [say(lang, "notation")])
     if state.finished:
         blocks.append(_final_block(state, lang))
     else:
