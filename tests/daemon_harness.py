@@ -149,6 +149,12 @@ class DaemonHarness:
         assert part is not None, "mail without a text part"
         return part.get_content()
 
+    @classmethod
+    def prose(cls, message: EmailMessage) -> str:
+        """The body with its line breaks and runs of spaces as single spaces: what a mail
+        says, however it was wrapped at 78 columns."""
+        return " ".join(cls.body(message).split())
+
     @staticmethod
     def attachments(message: EmailMessage) -> dict[str, bytes]:
         return {

@@ -59,7 +59,7 @@ def test_orders_for_another_round_are_refused_and_lose_nothing(club: DaemonHarne
     _ack, stale = club.run()
     assert "Falsche Runde" in stale["Subject"]
     assert "Die Mail nennt Runde 2, aktuell ist aber Runde 1." in club.body(stale)
-    assert "Befehle, die schon vorliegen, gelten weiter." in club.body(stale)
+    assert "Befehle, die schon vorliegen, gelten weiter." in club.prose(stale)
     club.send("hans@example.org", CODE + "STAND\n", subject="[hn1]")
     (status,) = club.run()
     assert "Duell gegen A. Langsam: 17" in club.body(status)

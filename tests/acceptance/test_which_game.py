@@ -71,7 +71,7 @@ def test_naming_a_game_one_does_not_play_in_is_answered_so(
 ) -> None:
     two_games.send("hans@example.org", body, subject=subject)
     (reply,) = two_games.run()
-    text = two_games.body(reply)
+    text = two_games.prose(reply)
     assert "Sie spielen nicht in [hn" in text
     assert "Ihre Spiele: [hn1]" in text and "mehreren" not in text
     assert "nicht ausgewertet" in text
