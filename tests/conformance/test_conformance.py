@@ -195,3 +195,15 @@ def test_every_rule_of_the_spec_has_a_scenario(kind: str) -> None:
 
 def test_every_registered_kind_has_a_profile() -> None:
     assert sorted(set(games.available_kinds()) - PROFILES.keys()) == []
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_nmr_section_says_something_for_every_seat(kind: str) -> None:
+    """The result mail lists each late seat with ``describe_orders`` of its default orders;
+    an empty description left a bare "- Anna:" there (seen in Highlander's ballot)."""
+    engine = games.find_game(kind)
+    for step in play(kind):
+        for seat in engine.owed(step.state):
+            default = engine.default_orders(step.state, seat)
+            for lang in ("de", "en"):
+                assert engine.describe_orders(step.state, seat, default, lang).strip(), seat

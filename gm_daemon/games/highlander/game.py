@@ -114,7 +114,7 @@ class Highlander:
             lines += [order(t, lang) for t in texts]
         if orders.draw:
             lines.append("REMIS" if lang == "de" else "DRAW")
-        return "\n".join(lines)
+        return "\n".join(lines) or PHRASES(lang, "nothing_sent")
 
     def example(self, state: State, seat: str, lang: Lang) -> str:
         return guide.example(state, seat, lang)

@@ -192,7 +192,8 @@ def _event(w: _Writer, record: Record, key: str) -> str:
     if key == "grace":
         late = [s for s in state.seats if s in state.late]
         tail = w.say("grace_ballot" if record.step == "ballot" else "grace_setup")
-        return w.say("grace_note", names=name_list([w.name(s) for s in late], w.lang)) + " " + tail
+        note = "grace_note_all" if set(late) >= set(state.seats) else "grace_note"
+        return w.say(note, names=name_list([w.name(s) for s in late], w.lang)) + " " + tail
     if key == "reballot":
         return _reballot(w)
     if key == "forfeit":
