@@ -121,6 +121,7 @@ def test_every_problem_of_a_mail_at_once() -> None:
     assert [(p.line, p.kind) for p in caught.value.problems] == [
         (1, ProblemKind.SYNTAX),
         (3, ProblemKind.SYNTAX),
+        (4, ProblemKind.ILLEGAL),  # the readable witch 2 would share D7 with witch 1
     ]
     text = "Hexe 1: B7 | N6\nHexe 1: D7 | N6"
     with pytest.raises(OrdersRejected) as caught:

@@ -151,10 +151,21 @@ def read_orders(lines: Sequence[Line], board: Board, lang: Lang) -> Accepted[Ord
                 None, "", ProblemKind.SYNTAX, say(lang, "read_empty"), say(lang, "read_format_hint")
             )
         )
-    if problems:
-        raise OrdersRejected(problems)
+    if problems:  # the witches that could be read are checked too: every problem at once
+        raise OrdersRejected(problems + _void_witches(board, witches, lines, lang))
     orders = check_orders(board, Orders(witches=witches))
     return Accepted(orders, warnings(board, orders, lines, lang))
+
+
+def _void_witches(
+    board: Board, witches: list[WitchOrder], lines: Sequence[Line], lang: Lang
+) -> list[Problem]:
+    """Why each readable witch of a rejected mail would stay at home (HH-6)."""
+    if not witches:
+        return []
+    orders = check_orders(board, Orders(witches=witches))
+    void = {w.line for w in orders.witches if w.void is not None}
+    return [p for p in warnings(board, orders, lines, lang) if p.line in void]
 
 
 def _unreadable(line: Line, exc: Exception, lang: Lang) -> Problem:
