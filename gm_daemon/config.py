@@ -110,6 +110,11 @@ class SafeMode(Strict):
     max_intake_gap: Duration | None = None  # intake down longer than this before a deadline
     extend: Duration = "24h"
 
+    @property
+    def active(self) -> bool:
+        """Whether either rule can ever hold a deadline back."""
+        return self.max_nmr_share < 1.0 or self.max_intake_gap is not None
+
 
 class DaemonSection(Strict):
     database: Path = Path("var/gm.sqlite")

@@ -35,6 +35,8 @@ from gm_daemon.store import Store, from_iso, iso
 
 log = logging.getLogger(__name__)
 
+INTAKE_NOTE_EVERY = timedelta(minutes=1)
+
 Clock = Callable[[], datetime]
 PRUNE_EVERY = timedelta(hours=1)
 
@@ -125,6 +127,7 @@ class Daemon:
         self._reload_requested = False
         self._wake: asyncio.Event | None = None
         self._next_prune: datetime | None = None
+        self._intake_noted: datetime | None = None
 
     # --- one pass ----------------------------------------------------------------------
     async def cycle(self) -> None:
@@ -139,7 +142,7 @@ class Daemon:
         except Exception as exc:
             log.error("fetching mail failed, the rest of the cycle goes on: %s", exc)
         else:
-            self.store.set_note(INTAKE_OK, iso(self.clock()))
+            self._note_intake_ok()
         self.intake.process_pending()
         self.referee.due()
         sent = await self.outbox.drain()
@@ -148,6 +151,14 @@ class Daemon:
         if report_failed_mail(self.store, self.referee.mailer):
             await self.outbox.drain()  # the GM's note goes out now, not at the next wake-up
         self.prune_if_due()
+
+    def _note_intake_ok(self) -> None:
+        """Remember that the mailbox was read, for safe mode's intake-gap rule; a write per
+        minute at most, not one per loop pass (the rule thinks in hours)."""
+        now = self.clock()
+        if self._intake_noted is None or now - self._intake_noted >= INTAKE_NOTE_EVERY:
+            self.store.set_note(INTAKE_OK, iso(now))
+            self._intake_noted = now
 
     def prune_if_due(self) -> bool:
         """Bodies of old mail out of the database, at most once an hour. The moment is kept

@@ -52,6 +52,12 @@ def suspicious(
 def hold_back(referee: Referee, game_id: str, phase: int) -> bool:
     """At a deadline: extend and ask the GM instead of resolving, when the deadline looks
     like an accident. True when it held the resolution back."""
+    try:
+        game_rules = referee.config.game(game_id).safe_mode
+    except KeyError:
+        return False
+    if not (game_rules or referee.config.daemon.safe_mode).active:
+        return False  # off (the default): no second load of the game at every deadline
     store, now = referee.store, referee.clock()
     with store.transaction():
         loaded = referee.load(game_id)
