@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
-from gm_daemon.games.protocol import Line
+from gm_daemon.games.protocol import Accepted, Line, OrdersRejected, Problem, ProblemKind
 from gm_daemon.games.text import fold
+from gm_daemon.loaded import AnyGame
+from gm_daemon.texts import phrase
 
 # Folded (lower case, umlauts as ae/oe/ue, ß as ss) openings of a greeting or a closing.
 _OPENINGS = (
@@ -58,3 +61,57 @@ def greeting_lines(lines: Sequence[Line], refused: set[int]) -> list[Line]:
         if signed or is_greeting(line.text):
             found.append(line)
     return found
+
+
+def read_orders(
+    engine: AnyGame, lines: list[Line], state: Any, seat: str, lang: str, on_file: object = None
+) -> Accepted[Any]:
+    """The engine's ``read_orders``; when it refuses lines that read as a greeting or a
+    closing ("Hallo", "Danke!", "Viele Grüße, Anna"), the mail is read again without them
+    and each is noted in the reply. A line the engine accepts is never dropped: it may be
+    an order. When the mail is refused even so, the greetings are left out of the problems
+    and noted below them. An engine that skips such a line itself with a warning of its own
+    ("„Hallo“ is no player") gets that warning said the same way as everywhere else."""
+    try:
+        accepted = engine.read_orders(lines, state, seat, lang, on_file)
+    except OrdersRejected as rejected:
+        refused = {p.line for p in rejected.problems if p.line is not None}
+        greetings = greeting_lines(lines, refused)
+        if not greetings:
+            raise
+        rest = [line for line in lines if line not in greetings]
+        try:
+            accepted = engine.read_orders(rest, state, seat, lang, on_file)
+        except OrdersRejected as again:
+            raise GreetingsNoted(again.problems, _greeting_notes(greetings, lang)) from None
+        accepted.warnings = [*_greeting_notes(greetings, lang), *accepted.warnings]
+    return _said_as_greetings(accepted, lines, lang)
+
+
+def _greeting_notes(greetings: list[Line], lang: str) -> list[Problem]:
+    return [
+        Problem(g.no, g.text, ProblemKind.SYNTAX, phrase(lang, "greeting_skipped",
+                text=phrase(lang, "quoted", text=g.text.strip())))
+        for g in greetings
+    ]  # fmt: skip
+
+
+def _said_as_greetings(accepted: Accepted[Any], lines: list[Line], lang: str) -> Accepted[Any]:
+    """Warnings an engine gave on greeting lines, replaced by the one greeting note."""
+    warned = {w.line for w in accepted.warnings if w.line is not None}
+    greetings = greeting_lines(lines, warned)
+    if greetings:
+        numbers = {g.no for g in greetings}
+        kept = [w for w in accepted.warnings if w.line not in numbers]
+        notes = _greeting_notes(greetings, lang)
+        accepted.warnings = sorted([*notes, *kept], key=lambda w: w.line or 0)
+    return accepted
+
+
+class GreetingsNoted(OrdersRejected):
+    """A refused mail whose greeting lines were left out of the problems; ``notes`` says
+    which lines were read as greetings."""
+
+    def __init__(self, problems: list[Problem], notes: list[Problem]):
+        super().__init__(problems)
+        self.notes = notes

@@ -15,20 +15,15 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from typing import Any
 
 from gm_daemon.commands import Answer
 from gm_daemon.config import Config
 from gm_daemon.envelope import Mail, Services, read_envelope
 from gm_daemon.games.protocol import (
-    Accepted,
     Attachment,
-    Line,
     OrdersRejected,
-    Problem,
-    ProblemKind,
 )
-from gm_daemon.greetings import greeting_lines
+from gm_daemon.greetings import read_orders
 from gm_daemon.guards import Stop, first_stop
 from gm_daemon.loaded import Loaded
 from gm_daemon.mail.message import Incoming, order_lines, parse_incoming
@@ -115,7 +110,7 @@ class Intake:
         engine, lang = loaded.engine, loaded.lang
         on_file = self.referee.orders_on_file(loaded, player.seat)
         try:
-            accepted = read_with_greetings(
+            accepted = read_orders(
                 engine, mail.lines, loaded.state, player.seat, lang, on_file
             )
         except OrdersRejected as rejected:
@@ -189,27 +184,35 @@ class Intake:
         with self.store.transaction():
             self.store.finish_incoming(row.id, "shunted", summary, self.clock())
             if tell:
-                self.mailer.tell_gm(
+                self._tell_gm(
+                    row,
                     f"mail #{row.id} from {incoming.sender} set aside",
                     f"Mail #{row.id} ({row.key}) from {incoming.sender} cannot be read:\n"
-                    f"{incoming.unreadable}.\n\nIt was not answered. The mail is attached and "
-                    f"kept in the database (gm-daemon shunt show {row.id}).\n",
-                    [Attachment(f"mail-{row.id}.eml", "application/octet-stream", row.raw)],
+                    f"{incoming.unreadable}.\n\nIt was not answered.",
                 )
         log.warning("mail %s: %s", row.key, summary)
         return Verdict(summary)
+
+    def _tell_gm(self, row: InboxRow, subject: str, what: str, after_fix: str = "") -> None:
+        """The GM hears of a mail set aside, with the raw mail attached."""
+        self.mailer.tell_gm(
+            subject,
+            f"{what}\n\nThe mail is attached and kept in the database "
+            f"(gm-daemon shunt show {row.id}{after_fix}).\n",
+            [Attachment(f"mail-{row.id}.eml", "application/octet-stream", row.raw)],
+        )
 
     def _shunt(self, row: InboxRow, exc: Exception) -> None:
         with self.store.transaction():
             self.store.finish_incoming(
                 row.id, "shunted", f"{type(exc).__name__}: {exc}", self.clock()
             )
-            self.mailer.tell_gm(
+            self._tell_gm(
+                row,
                 f"mail #{row.id} set aside",
                 f"Mail #{row.id} ({row.key}) could not be processed and was set aside:\n\n"
-                f"{type(exc).__name__}: {exc}\n\nThe mail is attached and kept in the database "
-                f"(gm-daemon shunt show {row.id}; after a fix: gm-daemon shunt retry {row.id}).\n",
-                [Attachment(f"mail-{row.id}.eml", "application/octet-stream", row.raw)],
+                f"{type(exc).__name__}: {exc}",
+                f"; after a fix: gm-daemon shunt retry {row.id}",
             )
             try:
                 incoming = parse_incoming(row.raw, self.config.mail.address)
@@ -224,57 +227,3 @@ class Intake:
                 self.mailer.notice(None, players[0], lang, reply, in_reply_to=incoming.message_id)
             except Exception:
                 log.exception("could not tell %s that mail %s was set aside", players, row.key)
-
-
-def read_with_greetings(
-    engine: Any, lines: list[Line], state: Any, seat: str, lang: str, on_file: object = None
-) -> Accepted[Any]:
-    """The engine's ``read_orders``; when it refuses lines that read as a greeting or a
-    closing ("Hallo", "Danke!", "Viele Grüße, Anna"), the mail is read again without them
-    and each is noted in the reply. A line the engine accepts is never dropped: it may be
-    an order. When the mail is refused even so, the greetings are left out of the problems
-    and noted below them. An engine that skips such a line itself with a warning of its own
-    ("„Hallo“ is no player") gets that warning said the same way as everywhere else."""
-    try:
-        accepted = engine.read_orders(lines, state, seat, lang, on_file)
-    except OrdersRejected as rejected:
-        refused = {p.line for p in rejected.problems if p.line is not None}
-        greetings = greeting_lines(lines, refused)
-        if not greetings:
-            raise
-        rest = [line for line in lines if line not in greetings]
-        try:
-            accepted = engine.read_orders(rest, state, seat, lang, on_file)
-        except OrdersRejected as again:
-            raise GreetingsNoted(again.problems, _greeting_notes(greetings, lang)) from None
-        accepted.warnings = [*_greeting_notes(greetings, lang), *accepted.warnings]
-    return _said_as_greetings(accepted, lines, lang)
-
-
-def _greeting_notes(greetings: list[Line], lang: str) -> list[Problem]:
-    return [
-        Problem(g.no, g.text, ProblemKind.SYNTAX, phrase(lang, "greeting_skipped",
-                text=phrase(lang, "quoted", text=g.text.strip())))
-        for g in greetings
-    ]  # fmt: skip
-
-
-def _said_as_greetings(accepted: Accepted[Any], lines: list[Line], lang: str) -> Accepted[Any]:
-    """Warnings an engine gave on greeting lines, replaced by the one greeting note."""
-    warned = {w.line for w in accepted.warnings if w.line is not None}
-    greetings = greeting_lines(lines, warned)
-    if greetings:
-        numbers = {g.no for g in greetings}
-        kept = [w for w in accepted.warnings if w.line not in numbers]
-        notes = _greeting_notes(greetings, lang)
-        accepted.warnings = sorted([*notes, *kept], key=lambda w: w.line or 0)
-    return accepted
-
-
-class GreetingsNoted(OrdersRejected):
-    """A refused mail whose greeting lines were left out of the problems; ``notes`` says
-    which lines were read as greetings."""
-
-    def __init__(self, problems: list[Problem], notes: list[Problem]):
-        super().__init__(problems)
-        self.notes = notes

@@ -7,8 +7,7 @@ from __future__ import annotations
 import pytest
 
 from gm_daemon.games.protocol import Line, OrdersRejected
-from gm_daemon.greetings import is_greeting
-from gm_daemon.intake import read_with_greetings
+from gm_daemon.greetings import is_greeting, read_orders
 from gm_daemon.texts import warnings_text
 from tests.test_every_problem import _start
 
@@ -35,7 +34,7 @@ def test_greetings_around_the_example_are_skipped_with_a_note(
     game, state, seat = _start(kind)
     example = game.example(state, seat, lang)
     text = "\n".join(part for part in (above, example, below) if part)
-    accepted = read_with_greetings(game, _lines(text), state, seat, lang)
+    accepted = read_orders(game, _lines(text), state, seat, lang)
     plain = game.read_orders(_lines(example), state, seat, lang)
     described = game.describe_orders(state, seat, accepted.orders, lang)
     assert described == game.describe_orders(state, seat, plain.orders, lang)
@@ -50,7 +49,7 @@ def test_a_refused_mail_names_its_problems_and_not_the_greeting(kind: str) -> No
     game, state, seat = _start(kind)
     text = "Hallo\nBlubberblasen 99 quer\nDanke!"
     with pytest.raises(OrdersRejected) as caught:
-        read_with_greetings(game, _lines(text), state, seat, "de")
+        read_orders(game, _lines(text), state, seat, "de")
     lines = {p.line for p in caught.value.problems}
     assert 2 in lines and 1 not in lines and 3 not in lines
     notes = warnings_text(caught.value.notes, "de")  # type: ignore[attr-defined]
