@@ -65,19 +65,15 @@ def compose(
     message["Subject"] = subject
     message["Date"] = format_datetime(date)
     message["Message-ID"] = message_id
-    message["Auto-Submitted"] = "auto-replied" if in_reply_to else "auto-generated"
+    message["Auto-Submitted"] = _auto_submitted(in_reply_to)
     message["X-Auto-Response-Suppress"] = "All"
-    domain = sender.split("@", 1)[1]
-    refs = list(references)
     if game_id is not None:
-        refs.insert(0, thread_root(game_id, domain))
         message["X-GM-Game"] = game_id
     if in_reply_to:
         message["In-Reply-To"] = in_reply_to
-        if in_reply_to not in refs:
-            refs.append(in_reply_to)
+    refs = _references(sender, game_id, in_reply_to, references)
     if refs:
-        message["References"] = " ".join(dict.fromkeys(refs))
+        message["References"] = " ".join(refs)
     message.set_content(body, charset="utf-8", cte="quoted-printable")
     for attachment in attachments:
         maintype, _, subtype = attachment.content_type.partition("/")
@@ -132,7 +128,7 @@ def compose_bytes(
         ("Subject", _encoded(subject, "Subject")),
         ("Date", format_datetime(date)),
         ("Message-ID", message_id),
-        ("Auto-Submitted", "auto-replied" if in_reply_to else "auto-generated"),
+        ("Auto-Submitted", _auto_submitted(in_reply_to)),
         ("X-Auto-Response-Suppress", "All"),
         ("X-GM-Game", game_id),
         ("In-Reply-To", in_reply_to or None),
@@ -147,6 +143,11 @@ def compose_bytes(
             raise ValueError(f"header {name} may not contain a line break: {value!r}")
     head = "".join(f"{name}: {value}\r\n" for name, value in headers if value is not None)
     return (head + "\r\n" + _quoted_printable(body)).encode("ascii")
+
+
+def _auto_submitted(in_reply_to: str | None) -> str:
+    """RFC 3834: an answer to a mail, or a mail of our own making."""
+    return "auto-replied" if in_reply_to else "auto-generated"
 
 
 def _references(
