@@ -193,7 +193,7 @@ class Daemon:
     def _store_raw(self, key: str, data: bytes) -> bool:
         incoming = parse_incoming(data, self.config.mail.address)  # never raises
         try:
-            return self.store.store_incoming(
+            stored = self.store.store_incoming(
                 key,
                 incoming.message_id,
                 incoming.sender,
@@ -203,6 +203,9 @@ class Daemon:
             )
         except sqlite3.Error as exc:
             raise CannotStore(f"cannot store mail {key}, left unseen on the server: {exc}") from exc
+        if stored:
+            self.intake.decoded[key] = incoming  # intake reads it in this cycle: decode once
+        return stored
 
     async def run_once(self) -> None:
         """For cron users and tests: sync games, do all due work, exit."""

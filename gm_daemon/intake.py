@@ -53,6 +53,9 @@ class Intake:
         self.mailer = referee.mailer
         self.store = store
         self.clock = clock
+        # Mails the fetch just decoded to store them, by mailbox key: intake takes each
+        # once instead of decoding it a second time (a restart decodes from the raw mail).
+        self.decoded: dict[str, Incoming] = {}
         self.services = Services(
             referee, self.mailer, clock, store.recent_from, store.answered_since
         )
@@ -72,7 +75,9 @@ class Intake:
 
     def process(self, row: InboxRow) -> tuple[Loaded | None, Verdict]:
         try:
-            incoming = parse_incoming(row.raw, self.config.mail.address)
+            incoming = self.decoded.pop(row.key, None) or parse_incoming(
+                row.raw, self.config.mail.address
+            )
             if incoming.unreadable:
                 return None, self._set_aside(row, incoming)
             with self.store.transaction():
