@@ -25,7 +25,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import json
 import mailbox
+import re
 import sqlite3
 from datetime import UTC, datetime, timedelta
 from email import message_from_bytes
@@ -161,6 +163,37 @@ class DaemonHarness:
             part.get_filename(): part.get_content()  # type: ignore[misc]
             for part in message.iter_attachments()
         }
+
+    @classmethod
+    def golden_text(cls, message: EmailMessage, ids: dict[str, str]) -> str:
+        """A mail as its golden file holds it: the headers that matter, the text, and the
+        attachments (JSON in full, pictures by name only, as their bytes depend on the
+        imaging library's version). Message-IDs are random, so each is numbered in order of
+        first appearance in ``ids``, which a test shares between the mails of one game."""
+
+        def pin(text: str) -> str:
+            def number(match: re.Match[str]) -> str:
+                return ids.setdefault(match.group(0), f"<id-{len(ids) + 1}>")
+
+            return re.sub(r"<[^<>@\s]+@[^<>\s]+>", number, text)
+
+        headers = ("From", "To", "Subject", "Date", "Message-ID", "In-Reply-To", "References",
+                   "Auto-Submitted")  # fmt: skip
+        lines = [
+            f"{key}: {pin(str(message[key]).strip())}"
+            for key in headers
+            if message[key] is not None
+        ]
+        lines += ["", cls.body(message).rstrip(), ""]
+        for name, data in sorted(cls.attachments(message).items()):
+            if name.endswith(".json"):
+                lines += [
+                    f"--- attachment {name}",
+                    json.dumps(json.loads(data), indent=1, ensure_ascii=False, sort_keys=True),
+                ]
+            else:
+                lines.append(f"--- attachment {name}")
+        return "\n".join(lines).rstrip() + "\n"
 
     def code(self, game_id: str, name: str) -> str:
         with contextlib.closing(sqlite3.connect(self.database)) as db:

@@ -12,6 +12,11 @@ Every mail sent is checked for
 - language: no word of the other language (whole words, case-sensitive; the lists below);
 - the example: the order example of the welcome mail, sent back by its recipient, is
   accepted.
+
+The mails a player reads most (welcome, acknowledgement, rejection, a result, the final
+result; Hornberg also a PLAN and an auto-play) are golden files in
+``tests/golden/mails/<kind>-<lang>/``, reviewed line by line; ``GM_UPDATE_GOLDEN=1`` rewrites
+them after a deliberate change (then read the diff).
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from pathlib import Path
 import pytest
 
 from tests.daemon_harness import DaemonHarness
+from tests.scenarios import check_golden
 
 WIDTH = 78
 TABLE = re.compile(r"\S {2,}\S|^\s*(\||\+-)")  # as gm_daemon.games.kit.layout.is_table_line
@@ -42,6 +48,8 @@ PLAYERS = {
     "Carla": ("carla@players.test", "CARLA-3333"),
 }
 BOARDS = Path(__file__).resolve().parents[1] / "config" / "boards"
+GOLDEN = Path(__file__).parent / "golden" / "mails"
+Keep = Callable[[str, EmailMessage], None]
 
 
 def games_toml(kind: str, lang: str, settings: str, seats: int = 3) -> str:
@@ -91,91 +99,93 @@ def send(h: DaemonHarness, name: str, text: str) -> list[EmailMessage]:
     return h.run()
 
 
-def accepted(mails: list[EmailMessage], lang: str) -> None:
+def accepted(mails: list[EmailMessage], lang: str) -> EmailMessage:
     """The acknowledgement comes first (a phase may resolve at once after it)."""
     assert mails and ACCEPTED[lang] in mails[0]["Subject"], [DaemonHarness.body(m) for m in mails]
+    return mails[0]
 
 
-def rejected(mails: list[EmailMessage], lang: str) -> None:
+def rejected(mails: list[EmailMessage], lang: str) -> EmailMessage:
     assert len(mails) == 1 and REJECTED[lang] in mails[0]["Subject"], [
         DaemonHarness.body(m) for m in mails
     ]
-
-
-def until_finished(h: DaemonHarness, step: Callable[[], None], limit: int = 60) -> None:
-    for _ in range(limit):
-        if h.finished("g"):
-            return
-        step()
-    raise AssertionError("the game does not end")
+    return mails[0]
 
 
 # --- the games ---------------------------------------------------------------------------
-def play_highnoon(h: DaemonHarness, lang: str) -> None:
+def play_highnoon(h: DaemonHarness, lang: str, keep: Keep) -> None:
     welcome = h.run()
     assert len(welcome) == 3
+    keep("welcome", to(welcome, "Anna"))
     for name in PLAYERS:
         body = h.body(to(welcome, name))
         marker = "So sieht ein Zug aus:" if lang == "de" else "An order looks like this:"
         example = body.split(marker, 1)[1].split("\n\n")[1]
-        accepted(send(h, name, example), lang)
-    rejected(send(h, "Anna", "xyzzy 42 plugh"), lang)
-
-    def round_passes() -> None:
-        h.advance(days=3, seconds=1)
-        assert h.run()
-
-    until_finished(h, round_passes)
+        keep(f"accepted-{name.lower()}", accepted(send(h, name, example), lang))
+    keep("rejected", rejected(send(h, "Anna", "xyzzy 42 plugh"), lang))
+    rounds(h, keep, days=3, seconds=1)
 
 
-def play_primtraktor(h: DaemonHarness, lang: str) -> None:
+def play_primtraktor(h: DaemonHarness, lang: str, keep: Keep) -> None:
     welcome = h.run()
     assert len(welcome) == 3
+    keep("welcome", to(welcome, "Anna"))
     marker = "Beispiel:" if lang == "de" else "Example:"
     for name in ("Anna", "Bert"):  # Carla sends nothing
         body = h.body(to(welcome, name))
         example = body.split(marker, 1)[1].strip().splitlines()[0].strip()
         round_word = "Runde" if lang == "de" else "Round"
-        accepted(send(h, name, f"{round_word}: 1\n{example}"), lang)
-    rejected(send(h, "Bert", "xyzzy 42 plugh"), lang)
-
-    def round_passes() -> None:
-        h.advance(hours=72, seconds=1)
-        assert h.run()
-
-    until_finished(h, round_passes)
+        keep(
+            f"accepted-{name.lower()}", accepted(send(h, name, f"{round_word}: 1\n{example}"), lang)
+        )
+    keep("rejected", rejected(send(h, "Bert", "xyzzy 42 plugh"), lang))
+    rounds(h, keep, hours=72, seconds=1)
 
 
-def play_hexenhalma(h: DaemonHarness, lang: str) -> None:
+def play_hexenhalma(h: DaemonHarness, lang: str, keep: Keep) -> None:
     welcome = h.run()
+    keep("welcome", to(welcome, "Anna"))
     marker = "Beispiel für dieses Brett:" if lang == "de" else "Example for this board:"
     for name in ("Anna", "Bert"):
         body = h.body(to(welcome, name))
         example = body.split(marker, 1)[1].strip().split("\n\n")[0]
         round_word = "Runde" if lang == "de" else "Round"
-        accepted(send(h, name, f"Spiel: g\n{round_word}: 1\n{example}"), lang)
-    rejected(send(h, "Carla", "xyzzy 42 plugh"), lang)
-
-    def round_passes() -> None:
-        h.advance(hours=72, seconds=1)
-        assert h.run()
-
-    until_finished(h, round_passes)
+        mails = send(h, name, f"Spiel: g\n{round_word}: 1\n{example}")
+        keep(f"accepted-{name.lower()}", accepted(mails, lang))
+    keep("rejected", rejected(send(h, "Carla", "xyzzy 42 plugh"), lang))
+    rounds(h, keep, hours=72, seconds=1)
 
 
-def play_highlander(h: DaemonHarness, lang: str) -> None:
+def play_highlander(h: DaemonHarness, lang: str, keep: Keep) -> None:
     welcome = h.run()
+    keep("welcome", to(welcome, "Anna"))
     marker = "Beispiel:" if lang == "de" else "Example:"
     for name in ("Anna", "Bert"):
         body = h.body(to(welcome, name))
         example = body.split(marker, 1)[1].strip().split("\n\n")[0]
-        accepted(send(h, name, f"Spiel: g\n{example}"), lang)
-    rejected(send(h, "Anna", "xyzzy 42 plugh"), lang)
+        keep(f"accepted-{name.lower()}", accepted(send(h, name, f"Spiel: g\n{example}"), lang))
+    keep("rejected", rejected(send(h, "Anna", "xyzzy 42 plugh"), lang))
     h.advance(hours=72, seconds=1)
-    assert h.run()  # the ballot's result
+    keep("result", to(h.run(), "Anna"))  # the ballot's result
 
 
-def play_hornberg(h: DaemonHarness, lang: str) -> None:
+def rounds(h: DaemonHarness, keep: Keep, **step: float) -> None:
+    """Deadlines pass until the game ends; Anna's first result and her final one are kept."""
+    results: list[EmailMessage] = []
+    for _ in range(60):
+        if h.finished("g"):
+            break
+        h.advance(**step)
+        mails = h.run()
+        assert mails
+        results += [m for m in mails if PLAYERS["Anna"][0] in m["To"]]
+    else:
+        raise AssertionError("the game does not end")
+    keep("result", results[0])
+    keep("final", results[-1])
+
+
+def play_hornberg(h: DaemonHarness, lang: str, keep: Keep) -> None:
     """Each player on turn plays the example of his latest mail; on the way a rejected play,
     a missed deadline (auto-play) and a PLAN of the next player, built from his hand and the
     cannons on the table as a player would write it."""
@@ -185,7 +195,9 @@ def play_hornberg(h: DaemonHarness, lang: str) -> None:
         else ("Turn", "Example:", "Your hand", "to move")
     )
     welcome = h.run()
+    keep("welcome", to(welcome, "Anna"))
     latest = {n: h.body(to(welcome, n)) for n in PLAYERS}
+    to_anna: list[EmailMessage] = []
     state: dict = {}
 
     def note(mails: list[EmailMessage]) -> None:
@@ -217,23 +229,31 @@ def play_hornberg(h: DaemonHarness, lang: str) -> None:
         if turn == 2 and not events["missed"]:
             events["missed"] = True
             h.advance(hours=49)
-            note(h.run())
+            mails = h.run()
+            keep("auto-play", to(mails, name))
+            note(mails)
             continue
         if turn >= 3 and state and not events["plan"]:
             events["plan"] = True
             following = next(n for n in PLAYERS if n != name)
-            accepted(send(h, following, f"{turn_word}: {turn}\n{plan(following)}"), lang)
+            mails = send(h, following, f"{turn_word}: {turn}\n{plan(following)}")
+            keep("accepted-plan", accepted(mails, lang))
         if not events["rejected"]:
             events["rejected"] = True
-            rejected(send(h, name, f"{turn_word}: {turn}\nxyzzy 42 plugh"), lang)
+            keep("rejected", rejected(send(h, name, f"{turn_word}: {turn}\nxyzzy 42 plugh"), lang))
         example = latest[name].split(marker, 1)[1].splitlines()[0].strip()
         mails = send(h, name, f"{turn_word}: {turn}\n{example}")
+        if turn == 1:
+            keep("accepted-play", accepted(mails, lang))
+            keep("result", next(m for m in mails[1:] if PLAYERS["Anna"][0] in m["To"]))
         assert ACCEPTED[lang] in mails[0]["Subject"], h.body(mails[0])
         note(mails)
+        to_anna += [m for m in mails if PLAYERS["Anna"][0] in m["To"]]
     assert all(events.values()), events
+    keep("final", to_anna[-1])
 
 
-GAMES: dict[str, tuple[str, Callable[[DaemonHarness, str], None], int]] = {
+GAMES: dict[str, tuple[str, Callable[[DaemonHarness, str, Keep], None], int]] = {
     "highnoon": ('[games.deadlines]\nevery = "3d"\n[games.options]\nlife = 1\n', play_highnoon, 3),
     "primtraktor": (
         '[games.deadlines]\nround = "72h"\n[games.options]\nstart_min_dist = 12\nmax_rounds = 2\n',
@@ -269,5 +289,13 @@ def test_every_mail_of_a_short_game(tmp_path: Path, kind: str, lang: str) -> Non
     (tmp_path / "boards").mkdir()
     shutil.copy(BOARDS / "turm.txt", tmp_path / "boards" / "turm.txt")
     h = DaemonHarness(tmp_path, games_toml(kind, lang, settings, seats))
-    play(h, lang)
+    kept: dict[str, EmailMessage] = {}
+
+    def keep(label: str, message: EmailMessage) -> None:
+        kept.setdefault(label, message)
+
+    play(h, lang, keep)
     check_all(h, lang)
+    ids: dict[str, str] = {}
+    for label, message in kept.items():
+        check_golden(GOLDEN / f"{kind}-{lang}" / f"{label}.txt", h.golden_text(message, ids))

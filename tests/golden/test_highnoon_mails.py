@@ -9,7 +9,6 @@ diff of ``tests/golden/highnoon/``.
 from __future__ import annotations
 
 import json
-import re
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -41,38 +40,7 @@ every = "3d"
 
 
 def normalise(message: EmailMessage, ids: dict[str, str]) -> str:
-    """Headers that matter, the text, and the attachments (JSON in full, others by size)."""
-
-    def pin(text: str) -> str:
-        def number(match: re.Match[str]) -> str:
-            return ids.setdefault(match.group(0), f"<id-{len(ids) + 1}>")
-
-        return re.sub(r"<[^<>@\s]+@[^<>\s]+>", number, text)
-
-    lines = [
-        f"{key}: {pin(str(message[key]).strip())}"
-        for key in (
-            "From",
-            "To",
-            "Subject",
-            "Date",
-            "Message-ID",
-            "In-Reply-To",
-            "References",
-            "Auto-Submitted",
-        )
-        if message[key] is not None
-    ]
-    lines += ["", DaemonHarness.body(message).rstrip(), ""]
-    for name, data in sorted(DaemonHarness.attachments(message).items()):
-        if name.endswith(".json"):
-            lines += [
-                f"--- attachment {name}",
-                json.dumps(json.loads(data), indent=1, ensure_ascii=False, sort_keys=True),
-            ]
-        else:
-            lines.append(f"--- attachment {name} ({len(data)} bytes)")
-    return "\n".join(lines).rstrip() + "\n"
+    return DaemonHarness.golden_text(message, ids)
 
 
 def check(name: str, text: str) -> None:
