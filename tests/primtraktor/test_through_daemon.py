@@ -100,7 +100,7 @@ def check_acknowledgements_of_round_2(h: DaemonHarness, state: dict[str, Any]) -
     assert "WARNUNG: Teilzug 1" in warned and "die eigene Spur" in warned
     refused = send_orders(h, "Bert Bär", 2, "Süd=\nS=, S=, S=, S=, S=")
     assert "NICHT angenommen" in refused
-    assert 'Zeile 4: „S=, S=, S=, S=, S=“' in refused and "6 Teilzüge, erlaubt sind 1–5" in refused
+    assert "Zeile 4: „S=, S=, S=, S=, S=“" in refused and "6 Teilzüge, erlaubt sind 1–5" in refused
 
 
 def check_every_move_listed_once(body: str, state: dict[str, Any], round_no: int) -> None:

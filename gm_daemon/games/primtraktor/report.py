@@ -128,9 +128,7 @@ def legs_section(state: State, events: Sequence[Event], lang: str) -> list[str]:
 
 def _nmr_detail(events: Sequence[Event]) -> dict[str, str]:
     """Why an NMR tractor had no leg to drive, per seat ("first_round", "speed", "blocked")."""
-    return {
-        e.seat: e.why_none for e in events if isinstance(e, NmrApplied) and e.leg is None
-    }
+    return {e.seat: e.why_none for e in events if isinstance(e, NmrApplied) and e.leg is None}
 
 
 def eliminated_section(state: State, events: Sequence[Event], lang: str) -> list[str]:
