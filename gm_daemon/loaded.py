@@ -14,6 +14,7 @@ from pydantic import BaseModel
 from gm_daemon.config import GameConfig
 from gm_daemon.games.protocol import Game, GameCommand
 from gm_daemon.store import GameRow, PlayerRow
+from gm_daemon.texts import phrase
 
 AnyGame = Game[Any, Any, Any]
 
@@ -44,7 +45,8 @@ class Loaded:
     def game_name(self) -> str:
         """ "Club round" (High Noon), or just "High Noon" when the game has no title."""
         kind = self.engine.title.get(self.lang, self.row.kind)
-        return f'"{self.title}"' + (f" ({kind})" if self.title != kind else "")
+        quoted = phrase(self.lang, "quoted", text=self.title)  # „…“ in German
+        return quoted + (f" ({kind})" if self.title != kind else "")
 
     def player(self, seat: str) -> PlayerRow:
         return next(p for p in self.players if p.seat == seat)

@@ -203,7 +203,12 @@ class Mailer:
             self.queue(after, "result", player, text, attachments=files)
 
     def _nmr_text(self, loaded: Loaded, defaults: Mapping[str, BaseModel]) -> str:
+        """The defaults applied, as the engine describes them; nothing for an engine whose
+        report already tells what each default did (``reports_nmr``), so no player is
+        listed twice."""
         lang = loaded.lang
+        if getattr(loaded.engine, "reports_nmr", False):
+            return ""
         if not defaults:
             return "\n" + phrase(lang, "nmr_none") + "\n"
         names = {p.seat: p.name for p in loaded.players}

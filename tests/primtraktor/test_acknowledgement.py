@@ -75,7 +75,7 @@ def test_round_one_nmr_default_eliminates_and_says_so():
     orders = GAME.default_orders(state, "A")
     assert orders.legs == []
     assert GAME.describe_orders(state, "A", orders, "de") == (
-        "kein Teilzug (Runde 1, Geschwindigkeit 0) → ausgeschieden"
+        "kein Teilzug: in Runde 1 scheidet ein Traktor ohne Zug aus"
     )
 
 

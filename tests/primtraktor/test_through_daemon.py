@@ -100,7 +100,28 @@ def check_acknowledgements_of_round_2(h: DaemonHarness, state: dict[str, Any]) -
     assert "WARNUNG: Teilzug 1" in warned and "die eigene Spur" in warned
     refused = send_orders(h, "Bert Bär", 2, "Süd=\nS=, S=, S=, S=, S=")
     assert "NICHT angenommen" in refused
-    assert 'Zeile 4: „S=, S=, S=, S=, S=“' in refused and "6 Teilzüge, erlaubt sind 1–5" in refused
+    assert "Zeile 4: „S=, S=, S=, S=, S=“" in refused and "6 Teilzüge, erlaubt sind 1–5" in refused
+
+
+def check_every_move_listed_once(body: str, state: dict[str, Any], round_no: int) -> None:
+    """Each player's part of the round is told once: his legs in the table of legs (an NMR
+    leg marked there), or, for a tractor out without a leg, one line under "Ausgeschieden";
+    no second NMR list, neither the game's nor the daemon's."""
+    assert "Ohne Befehle (NMR)" not in body and "kein Zug erhalten)" not in body
+    told = re.split("SPIELENDE|Stand nach Runde", body)[0]
+    for tractor in state["tractors"]:
+        who = f"{tractor['letter']} {tractor['name']}"
+        lines = [line for line in told.splitlines() if who in line]
+        legs = [line for line in lines if re.search(r"^  [a-e]  ", line)]
+        assert len(set(lines)) == len(lines), lines  # no line twice
+        out = tractor["eliminated"]
+        out_now = out is not None and out["round"] == round_no
+        if out_now and not legs:  # out before driving: one line says why
+            assert len(lines) == 1, lines
+        elif out_now:  # out on a leg: the leg, and why under "Ausgeschieden"
+            assert len(lines) == len(legs) + 1, lines
+        else:
+            assert len(lines) == len(legs), lines
 
 
 def test_whole_game_of_13_rounds_with_orders_and_nmr(tmp_path):
@@ -123,11 +144,12 @@ def test_whole_game_of_13_rounds_with_orders_and_nmr(tmp_path):
         active = {t["name"] for t in state["tractors"] if t["active"]}
         assert {"Anna Alt", "Bert Bär"} <= active, f"round {round_no}: {body}"
         if round_no == 1:
-            assert "C Cora Cramer: kein Teilzug (Runde 1, Geschwindigkeit 0)" in body
-        nmr_leg = re.compile(r"B Bert Bär: (Nord|Ost|Süd|West)= \(2\) \(\d+,\d+\) → ")
+            assert "C Cora Cramer, Phase a: ohne Zug (NMR); in Runde 1 gibt es keinen" in body
+        nmr_leg = re.compile(r"B Bert Bär +(Nord|Ost|Süd|West)= \(2\) +\(\d+,\d+\) → .*NMR")
         assert bool(nmr_leg.search(body)) == (round_no in BERT_NMR_ROUNDS), body
         if round_no > 1:
-            assert re.search(r"D Dora Dorn: (Nord|Ost|Süd|West)[=-] \(2\)", body), body
+            assert re.search(r"D Dora Dorn +(Nord|Ost|Süd|West)[=-] \(2\) .*NMR", body), body
+        check_every_move_listed_once(body, state, round_no)
         if round_no < 13:
             assert h.phase("pt1") == round_no + 1 and not h.finished("pt1")
 

@@ -95,6 +95,9 @@ class Hexenhalma:
     # What the game seed decides, for the welcome mail's commitment paragraph.
     seed_decides: ClassVar[Mapping[str, str]] = {"de": "die Lose", "en": "the lots"}
     phase_types: ClassVar[tuple[str, ...]] = ("round",)
+    # The result names the teams that sent nothing and what that meant; the daemon's own NMR
+    # list would name them again (and speak to them as "Ihr Team").
+    reports_nmr: ClassVar[bool] = True
     commands: ClassVar[Sequence[GameCommand[Any]]] = (PICTURE,)
 
     # --- lifecycle -------------------------------------------------------------------

@@ -137,7 +137,7 @@ def pairing_lines(v: View, state: State, orders: dict[str, Orders], lang: Lang) 
     for seat, fates in ((v.me, v.mine), (v.other, v.theirs)):
         numbers = sorted({w.number for w in orders[seat].witches} | set(fates))
         for number in numbers:
-            label = f"  {state.name(seat)} H{number}: "
+            label = f"  {state.name(seat)}, {WITCH_WORD.get(lang, 'Witch')} {number}: "
             text = fate_text(v.board, fates.get(number), lang)
             lines.extend(layout.flow(text.split(" "), prefix=label))
     return lines
@@ -202,7 +202,8 @@ def result_public(state: State, record: RoundRecord, lang: Lang) -> str:
     lines += matrix(state, record, lang)
     if record.defaulted:
         names = layout.name_list([state.name(s) for s in record.defaulted], lang)
-        lines += ["", say(lang, "nmr_teams", names=names)]
+        count = len(record.defaulted)
+        lines += ["", say(lang, "nmr_teams", count=count, names=names)]
     if state.finished:
         lines += ["", say(lang, "final", count=record.round)]
     else:
@@ -210,7 +211,7 @@ def result_public(state: State, record: RoundRecord, lang: Lang) -> str:
     lines += standings(state, lang)
     lines.append("")
     if state.finished:
-        lines += [say(lang, "game_over"), say(lang, "lot_seed", seed=state.lot_seed)]
+        lines.append(say(lang, "lot_seed", seed=state.lot_seed))  # the daemon says it is over
     else:
         nxt = state.board()
         lines.append(say(lang, "next_round"))

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from gm_daemon.games.highnoon import orders as order_reading
 from gm_daemon.games.highnoon import report
 from gm_daemon.games.highnoon.dice import RngDice
-from gm_daemon.games.highnoon.guide import example_orders, order_format
+from gm_daemon.games.highnoon.guide import example_name, example_orders, order_format
 from gm_daemon.games.highnoon.model import Options, Orders, State
 from gm_daemon.games.highnoon.rules import resolve_round, start_state
 from gm_daemon.games.highnoon.texts import say
@@ -99,7 +99,9 @@ class HighNoon:
         return report.welcome_report(state, seat, lang)
 
     def help(self, state: State, seat: str, lang: Lang) -> str:
-        return order_format(example_orders(state, seat, lang), lang) + "\n"
+        return (
+            order_format(example_orders(state, seat, lang), lang, example_name(state, seat)) + "\n"
+        )
 
     def status(self, state: State, seat: str, lang: Lang) -> Report:
         return Report(public=report.status_text(state, seat, lang))

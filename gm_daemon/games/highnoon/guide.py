@@ -51,6 +51,16 @@ def example_orders(state: State, seat: str, lang: str) -> str:
     return "\n".join(lines)
 
 
-def order_format(example: str, lang: str) -> str:
-    """The order format around ``example`` (the postal game's sample when it is empty)."""
-    return say(lang, "order_format", example=example or say(lang, "sample"))
+def example_name(state: State, seat: str) -> str:
+    """The name the order format's short examples use: the seat's first opponent, so the
+    welcome speaks of the players he meets; "" when he has none."""
+    opponents = state.opponents(seat) if state.player(seat).active else []
+    return state.player(opponents[0]).name if opponents else ""
+
+
+def order_format(example: str, lang: str, name: str = "") -> str:
+    """The order format around ``example`` (the postal game's sample when it is empty);
+    ``name`` is the opponent its short examples speak of (the sample's H. Glück without)."""
+    return say(
+        lang, "order_format", example=example or say(lang, "sample"), name=name or "H. Glück"
+    )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from gm_daemon.games.highnoon.guide import example_orders, order_format, rules_summary
+from gm_daemon.games.highnoon.guide import example_name, example_orders, order_format, rules_summary
 from gm_daemon.games.highnoon.model import DuelResult, Player, RoundRecord, State
 from gm_daemon.games.highnoon.rules import challenge_cap, standings
 from gm_daemon.games.highnoon.texts import say
@@ -180,7 +180,7 @@ def welcome_report(state: State, seat: str, lang: str) -> Report:
     public = "\n\n".join(
         [
             rules_summary(state.options, lang),
-            order_format(example_orders(state, seat, lang), lang),
+            order_format(example_orders(state, seat, lang), lang, example_name(state, seat)),
             "\n".join([say(lang, "welcome.pairings"), *pairing_lines(state, lang)]),
         ]
     )

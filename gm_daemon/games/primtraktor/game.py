@@ -69,6 +69,9 @@ class PrimtraktorGame:
     # What the game seed decides, for the welcome mail's commitment paragraph.
     seed_decides: ClassVar[Mapping[str, str]] = {"de": "die Startfelder", "en": "the start cells"}
     phase_types: ClassVar[tuple[str, ...]] = ("round",)
+    # The report marks every NMR leg in its table of legs and says why an NMR tractor is
+    # out; the daemon's own NMR list would name those players a second time.
+    reports_nmr: ClassVar[bool] = True
 
     # --- lifecycle -------------------------------------------------------------------
     def start(self, options: Options, seats: Sequence[Seat], rng: random.Random) -> State:

@@ -6,6 +6,7 @@ sample is the seat's own: legs his tractor can drive from where it stands.
 
 from __future__ import annotations
 
+from gm_daemon.games.kit import layout
 from gm_daemon.games.primtraktor.ack import first_danger, leg_text, plan_legs
 from gm_daemon.games.primtraktor.model import Direction, Leg, Options, State, Tractor
 from gm_daemon.games.primtraktor.speeds import MIN_SPEED
@@ -14,7 +15,7 @@ from gm_daemon.games.primtraktor.texts import say
 
 def rules_summary(options: Options, lang: str) -> str:
     bonus = "/".join(str(b) for b in options.bonus)
-    return say(
+    text = say(
         lang,
         "rules",
         n=options.board,
@@ -22,7 +23,8 @@ def rules_summary(options: Options, lang: str) -> str:
         rounds=options.max_rounds,
         bonus=bonus,
         round1=say(lang, f"round1_{options.round1_nmr}"),
-    ).rstrip()
+    )
+    return layout.fit(text.strip())
 
 
 def order_format(options: Options, example: str, lang: str) -> str:
@@ -31,7 +33,7 @@ def order_format(options: Options, example: str, lang: str) -> str:
     if not example:
         legs = [Leg(direction=Direction.NORTH, change="+")] * min(options.max_legs, 3)
         example = ", ".join(leg_text(leg, None, lang) for leg in legs)
-    return say(lang, "order_format", legs=options.max_legs, example=example).rstrip()
+    return layout.fit(say(lang, "order_format", legs=options.max_legs, example=example).strip())
 
 
 def example_orders(state: State, seat: str, lang: str) -> str:

@@ -57,13 +57,16 @@ def standings(state: State, lang: str) -> list[str]:
     header = ["", "col_player", "col_position", "col_speed", "col_direction", "col_cells"]
     rows = [[say(lang, h) if h else "" for h in header] + [say(lang, "col_status")]]
     for t in state.tractors:
-        direction = direction_name(t.direction, lang) if t.direction else "–"
+        # An eliminated tractor drives no more: no speed or direction (its last leg may not
+        # have moved it at all, a crash on the first cell), only where it stands.
+        racing = t.active and t.direction is not None
+        direction = direction_name(t.direction, lang) if racing and t.direction else "–"
         rows.append(
             [
                 t.letter,
                 t.name,
                 cell_text(t.position),
-                str(t.speed),
+                str(t.speed) if t.active else "–",
                 direction,
                 str(t.cells),
                 status_text(state, t, lang),
@@ -83,7 +86,9 @@ def board_section(state: State, lang: str, picture: str | None) -> list[str]:
 
 
 def legs_section(state: State, events: Sequence[Event], lang: str) -> list[str]:
-    """Every leg driven, phase by phase, with the cells gained and how it ended."""
+    """Every leg driven, phase by phase, with the cells gained and how it ended; an NMR leg
+    is marked here and nowhere else, so every player's move is listed once. A leg that
+    crashed on its first cell shows where it stood, not a way it never drove."""
     outs = {e.seat: e.elimination for e in events if isinstance(e, Eliminated)}
     rows = []
     for event in events:
@@ -94,48 +99,54 @@ def legs_section(state: State, events: Sequence[Event], lang: str) -> list[str]:
         note = "NMR" if event.nmr else ""
         if event.crashed and event.seat in outs:
             note = f"{note} ✗ {elimination_reason(state, tractor, outs[event.seat], lang)}"
+        if event.gained:
+            way = f"{cell_text(event.start)} → {cell_text(event.end)}"
+            gained = say(lang, "gained", count=event.gained)
+        else:
+            way, gained = cell_text(event.start), say(lang, "gained_none")
         rows.append(
             [
                 phase_letter(event.phase),
                 f"{tractor.letter} {tractor.name}",
                 move,
-                f"{cell_text(event.start)} → {cell_text(event.end)}",
-                say(lang, "gained", count=event.gained),
+                way,
+                gained,
                 note.strip(),
             ]
         )
     if not rows:
         return [say(lang, "legs_heading"), say(lang, "no_legs")]
-    return [say(lang, "legs_heading"), *("  " + line for line in layout.table(rows, right=set()))]
+    legs = [e for e in events if isinstance(e, LegDriven)]
+    legend = say(lang, "legs_legend")
+    if any(e.nmr for e in legs):
+        legend += " " + say(lang, "legs_legend_nmr")
+    if any(e.crashed for e in legs):
+        legend += " " + say(lang, "legs_legend_crash")
+    table = ("  " + line for line in layout.table(rows, right=set()))
+    return [say(lang, "legs_heading"), *table, "", *layout.wrap(legend).splitlines()]
 
 
-def nmr_section(state: State, events: Sequence[Event], lang: str) -> list[str]:
-    """The NMR legs that were executed (PT-20) and the NMR eliminations."""
-    driven = {e.seat: e for e in events if isinstance(e, LegDriven) and e.nmr}
-    lines = [say(lang, "nmr_heading")]
-    for event in events:
-        if not isinstance(event, NmrApplied):
-            continue
-        tractor = state.tractor(event.seat)
-        if event.leg is None:
-            key = "nmr_none_first" if event.why_none == "first_round" else "nmr_none"
-            what = say(lang, key)
-        else:
-            what = f"{direction_name(event.leg.direction, lang)}{event.leg.change} ({event.speed})"
-            leg = driven.get(event.seat)
-            if leg is not None:
-                what += f" {cell_text(leg.start)} → {cell_text(leg.end)}"
-        lines.append(f"  {tractor.letter} {tractor.name}: {what}")
-    return lines if len(lines) > 1 else [*lines, say(lang, "none")]
+def _nmr_detail(events: Sequence[Event]) -> dict[str, str]:
+    """Why an NMR tractor had no leg to drive, per seat ("first_round", "speed", "blocked")."""
+    return {e.seat: e.why_none for e in events if isinstance(e, NmrApplied) and e.leg is None}
 
 
 def eliminated_section(state: State, events: Sequence[Event], lang: str) -> list[str]:
+    """Who left the race in this round, in which phase and why; an NMR elimination says
+    why no default leg was driven."""
+    detail = _nmr_detail(events)
     lines = [say(lang, "out_heading")]
     for event in events:
-        if isinstance(event, Eliminated):
-            tractor = state.tractor(event.seat)
-            lines.append(f"  {tractor.letter} {tractor.name}: {status_text(state, tractor, lang)}")
-    return lines if len(lines) > 1 else [*lines, say(lang, "none")]
+        if not isinstance(event, Eliminated):
+            continue
+        tractor = state.tractor(event.seat)
+        out = event.elimination
+        why = elimination_reason(state, tractor, out, lang)
+        if out.reason == "nmr" and detail.get(event.seat):
+            why += "; " + say(lang, f"nmr_out_{detail[event.seat]}")
+        who = f"{tractor.letter} {tractor.name}"
+        lines.append("  " + say(lang, "out_line", who=who, p=phase_letter(out.phase), why=why))
+    return lines if len(lines) > 1 else [say(lang, "out_nobody")]
 
 
 def final_section(
@@ -179,7 +190,6 @@ def result_text(
     blocks = [
         [say(lang, "result_heading", n=before.round)],
         legs_section(after, events, lang),
-        nmr_section(after, events, lang),
         eliminated_section(after, events, lang),
     ]
     end = next((e for e in events if isinstance(e, GameEnded)), None)
