@@ -147,6 +147,10 @@ class ImapSection(Secret):
     idle: bool = True
     poll_seconds: Annotated[int, Field(ge=5)] = 60
     ca_file: Path | None = None  # trust this CA (self-signed test servers)
+    # How long a command may wait for the server's answer; a dead connection is noticed
+    # within idle_renew_seconds + timeout_seconds (RFC 2177: renew IDLE within 29 minutes).
+    timeout_seconds: Annotated[float, Field(ge=1, le=600)] = 30
+    idle_renew_seconds: Annotated[float, Field(ge=1, le=29 * 60)] = 29 * 60
 
 
 class SmtpSection(Secret):

@@ -83,6 +83,8 @@ def make_transports(config: Config) -> tuple[Inbox, Sender]:
         idle=imap.idle,
         poll_seconds=imap.poll_seconds,
         ssl_context=_ssl_context(imap.ca_file),
+        timeout=imap.timeout_seconds,
+        idle_renew=imap.idle_renew_seconds,
     )
     sender = SmtpSender(
         host=smtp.host,

@@ -98,6 +98,26 @@ class KnownSender:
         return Stop("unknown sender", Answer("unknown-sender", text), sender)
 
 
+class ReadableContent:
+    """An encrypted mail (S/MIME, PGP) with no line the daemon can read: the player is told,
+    in his game's language, that encrypted mail cannot be read, rather than that his code
+    is missing. Signing is fine and says nothing: signed mails are read."""
+
+    name = "not encrypted"
+
+    def check(self, mail: Mail, services: Services) -> Stop | None:
+        how = mail.incoming.encrypted
+        if how is None or mail.envelope.lines:
+            return None
+        subject = mail.incoming.subject
+        named = [p for p in mail.players if _names_game(p.game_id, subject, mail.envelope.game)]
+        player = (named or mail.players)[0]
+        lang = services.config.game(player.game_id).language
+        body = phrase(lang, "encrypted", how=how)
+        text = services.mailer.notice_text(lang, player, "encrypted_subject", body)
+        return Stop(f"not read: encrypted ({how})", Answer("encrypted", text), player)
+
+
 class OneGame:
     """The game named in the subject or a ``Spiel:`` line, else the sender's only running
     game; a player in several games who names none is asked which one."""
@@ -247,6 +267,7 @@ GUARDS: tuple[Guard, ...] = (
     WritableSender(),
     RateLimit(),
     KnownSender(),
+    ReadableContent(),
     OneGame(),
     ReadBody(),
     PlayerCode(),

@@ -3,7 +3,17 @@
 One connection, used by one operation at a time. Every mail is fetched with BODY.PEEK[], so
 reading never marks it; only ``done()`` sets \\Seen, after the daemon has stored the mail.
 A dropped connection is re-opened with exponential back-off inside the call; since nothing
-is marked before it is stored, a retry can only fetch a mail again, never lose one.
+is marked before it is stored, a retry can only fetch a mail again, never lose one. A server
+that stays away (stopped, unreachable) is not waited for inside a call: once a call has given
+up, every later call fails at once until the next attempt is due, and the delay between
+attempts keeps growing up to ``Backoff.cap``. So the daemon's deadlines and outbox never wait
+for the mailbox, and a long outage costs one connection attempt per back-off step.
+
+A connection can also die silently (a NAT or firewall forgets it; the server hangs): nothing
+arrives, nothing fails. Every command has an answer timeout (``timeout``; a FETCH's timer
+restarts with each chunk that arrives, so a large mail is not cut off), and IDLE is re-issued
+every ``idle_renew`` seconds (at most RFC 2177's 29 minutes) after a NOOP: a dead connection
+is noticed within ``idle_renew + timeout`` and replaced.
 
 Keys are ``imap:<UIDVALIDITY>:<UID>``: if the server ever renumbers the folder (a new
 UIDVALIDITY), old keys no longer match and ``done()`` leaves those mails alone; they come
@@ -74,10 +84,21 @@ class Backoff:
     first: float = 1.0
     factor: float = 2.0
     cap: float = 60.0
-    attempts: int = 5
+    attempts: int = 3  # within one call; a longer outage is spaced out across calls
 
     def delay(self, failures: int) -> float:
         return min(self.cap, self.first * self.factor ** max(0, failures - 1))
+
+
+@dataclass(frozen=True)
+class _Outage:
+    """The server has been unreachable since ``since``; the next attempt is due at
+    ``next_at`` (both time.monotonic())."""
+
+    since: float
+    failures: int
+    next_at: float
+    reason: str
 
 
 @dataclass
@@ -113,6 +134,7 @@ class ImapInbox:
         timeout: float = 30.0,
         batch: int = 50,
         backoff: Backoff = Backoff(),
+        idle_renew: float | None = None,
     ) -> None:
         if security not in ("tls", "starttls", "none"):
             raise ValueError(f"{SECURITY_KEY} must be tls, starttls or none, not {security!r}")
@@ -120,8 +142,10 @@ class ImapInbox:
         self._username, self._password, self._folder = username, password, folder
         self._idle, self._poll_seconds = idle, poll_seconds
         self._ssl_context = ssl_context
-        self._timeout, self._batch, self._backoff = timeout, batch, backoff
+        self._timeout, self._batch, self.backoff = timeout, batch, backoff
+        self._idle_renew = idle_renew  # None: IDLE_RENEW_SECONDS
         self._session: _Session | None = None
+        self._outage: _Outage | None = None  # a call gave up: when to try again
         self._lock = asyncio.Lock()
         self._refused: tuple[float, ImapError] | None = None
         self._returned: set[tuple[int, int]] = set()  # (UIDVALIDITY, UID) fetched, not done
@@ -153,7 +177,10 @@ class ImapInbox:
         async with self._lock:
             session = await self._idle_session()
             if session is None:
-                await asyncio.sleep(max(0.0, min(self._poll_seconds, timeout)))
+                pause = self._poll_seconds
+                if self._outage is not None:  # wake when the next attempt is due
+                    pause = self._outage.next_at - time.monotonic()
+                await asyncio.sleep(max(0.0, min(pause, timeout)))
                 return
             try:
                 await self._idle_until(session, deadline)
@@ -179,25 +206,46 @@ class ImapInbox:
     # --- connecting --------------------------------------------------------------------
     async def _retrying(self, operation: Callable[[_Session], Awaitable[T]]) -> T:
         """Run ``operation`` on a live session, reconnecting with back-off on transient
-        failures; permanent refusals (ImapError) pass straight through."""
-        failures = 0
+        failures; permanent refusals (ImapError) pass straight through. During an outage
+        (an earlier call gave up) one attempt is made when it is due, none before."""
+        outage = self._outage
+        if outage is not None and time.monotonic() < outage.next_at:
+            raise ImapUnavailable(
+                f"IMAP {self._host}:{self._port} unavailable for "
+                f"{time.monotonic() - outage.since:.0f} s ({outage.reason}); next attempt in "
+                f"{outage.next_at - time.monotonic():.1f} s"
+            )
+        failures = outage.failures if outage is not None else 0
+        attempts = failures + 1 if outage is not None else self.backoff.attempts
         while True:
             try:
                 session = await self._connection()
-                return await operation(session)
+                result = await operation(session)
             except ImapError:
                 raise
             except _TRANSIENT as exc:
                 self._drop()
                 failures += 1
-                if failures >= self._backoff.attempts:
+                delay = self.backoff.delay(failures)
+                if failures >= attempts:
+                    self._outage = _Outage(
+                        since=outage.since if outage is not None else time.monotonic(),
+                        failures=failures,
+                        next_at=time.monotonic() + delay,
+                        reason=_describe(exc),
+                    )
                     raise ImapUnavailable(
-                        f"IMAP {self._host}:{self._port} unavailable after {failures} attempts: "
-                        f"{_describe(exc)}"
+                        f"IMAP {self._host}:{self._port} unavailable after {failures} attempts "
+                        f"({_describe(exc)}); next attempt in {delay:.1f} s"
                     ) from exc
-                delay = self._backoff.delay(failures)
                 log.warning("IMAP error (%s); reconnecting in %.1f s", _describe(exc), delay)
                 await asyncio.sleep(delay)
+            else:
+                if self._outage is not None:
+                    down = time.monotonic() - self._outage.since
+                    log.warning("IMAP %s:%s back after %.0f s", self._host, self._port, down)
+                    self._outage = None
+                return result
 
     async def _connection(self) -> _Session:
         if self._session is not None and not self._session.lost.done():
@@ -209,7 +257,7 @@ class ImapInbox:
         try:
             self._session = await self._connect()
         except ImapError as exc:
-            self._refused = (time.monotonic() + self._backoff.cap, exc)
+            self._refused = (time.monotonic() + self.backoff.cap, exc)
             raise
         self._refused = None
         return self._session
@@ -230,7 +278,7 @@ class ImapInbox:
             ssl_context=self._tls_context() if self._security == "tls" else None,
         )
         try:
-            await client.wait_hello_from_server()
+            await self._hello(client, lost)
             if self._security == "starttls":
                 await self._starttls(client)
             session = _Session(client, 0, lost)
@@ -241,6 +289,23 @@ class ImapInbox:
             raise
         log.info("IMAP connected to %s:%s, %s selected", self._host, self._port, self._folder)
         return session
+
+    async def _hello(self, client: IMAP4, lost: asyncio.Future[Exception | None]) -> None:
+        """The greeting, or an error as soon as the socket closes (a server shutting down
+        accepts and closes; aioimaplib alone would wait for its timeout)."""
+        hello = asyncio.ensure_future(client.wait_hello_from_server())
+        try:
+            await asyncio.wait({hello, lost}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            if not hello.done():
+                hello.cancel()
+                with contextlib.suppress(BaseException):
+                    await hello
+        if not hello.cancelled():
+            hello.result()
+            return
+        reason = lost.result() or "by server"
+        raise _ConnectionLost(f"connection closed before the greeting: {reason}")
 
     def _tls_context(self) -> ssl.SSLContext:
         return self._ssl_context or ssl.create_default_context()
@@ -345,6 +410,8 @@ class ImapInbox:
 
     async def _fetch_batch(self, session: _Session, uids: list[int]) -> list[RawMail]:
         uid_set = ",".join(map(str, uids))
+        # No overall limit: aioimaplib's FETCH timer (``timeout``) restarts with every chunk,
+        # so a large mail arrives whole while a connection that stalls halfway fails.
         response = await self._call(
             session, session.client.uid("fetch", uid_set, FETCH_ITEMS), timeout=None
         )
@@ -400,15 +467,18 @@ class ImapInbox:
         return session if "IDLE" in session.capabilities else None
 
     async def _idle_until(self, session: _Session, deadline: float) -> None:
-        """IDLE in rounds of at most IDLE_RENEW_SECONDS. Before each round, look for mail
+        """IDLE in rounds of at most ``idle_renew`` seconds. Before each round, look for mail
         that came while we were not idling (after the last fetch(), or in the gap between
-        two rounds): the server announces such mail only once, outside of any IDLE."""
+        two rounds): the server announces such mail only once, outside of any IDLE. The
+        NOOP that starts each round is also the liveness check: a connection that died
+        silently fails it (or the answer to the ended IDLE) within ``timeout``."""
+        renew = self._idle_renew or IDLE_RENEW_SECONDS
         while (remaining := deadline - time.monotonic()) > 0:
             await self._reap_idle(session)
             unseen = {(session.uidvalidity, uid) for uid in await self._unseen(session)}
             if unseen - self._returned:
                 return
-            if await self._idle_once(session, min(remaining, IDLE_RENEW_SECONDS)):
+            if await self._idle_once(session, min(remaining, renew)):
                 return
 
     async def _idle_once(self, session: _Session, seconds: float) -> bool:

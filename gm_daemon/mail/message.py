@@ -25,6 +25,7 @@ from gm_daemon.games.protocol import Line
 from gm_daemon.mail.address import address_problem
 from gm_daemon.mail.armour import strip_armour
 from gm_daemon.mail.compose import is_own_message_id
+from gm_daemon.mail.smime import ENCRYPTED, content_type, signed_content
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,8 @@ class Incoming:
     why not: the mail is kept raw and set aside, ``text`` and ``text_from`` are empty, and the
     header fields hold what could be read. ``text_from`` says where ``text`` was taken from:
     "body", or "attachment NAME" when the body was only a cover note for an attached text
-    file."""
+    file. ``encrypted`` is None, or how the mail was encrypted ("S/MIME", "PGP"): such a
+    mail cannot be read, and when nothing else in it can, the sender is told so."""
 
     message_id: str | None
     sender: str
@@ -51,6 +53,7 @@ class Incoming:
     sender_problem: str | None = None
     unreadable: str | None = None
     text_from: str = "body"
+    encrypted: str | None = None
 
 
 # Legitimate mail nests a few levels (signed → alternative → related); a forwarded forward
@@ -78,7 +81,10 @@ def _parse(data: bytes, own_address: str) -> Incoming:
     msg, unreadable = _message(data)
     headers = _Headers(msg)
     sender, display_name = _from_address(headers.raw("from"))
-    text, text_from = ("", "") if unreadable else _order_text(msg, display_name)
+    content = msg if unreadable else _opened(msg)
+    text, text_from, inline_pgp = "", "", False
+    if not unreadable:
+        text, text_from, inline_pgp = _order_text(content, display_name)
     subject = _one_line(headers.get("subject"))
     own = _OwnMail(own_address)
     return Incoming(
@@ -89,11 +95,12 @@ def _parse(data: bytes, own_address: str) -> Incoming:
         in_reply_to=_first_msgid(headers.get("in-reply-to")),
         references=tuple(_MSGID.findall(headers.get("references"))),
         automated=_automated(msg, headers, sender, own)
-        or (None if unreadable else own.forwarded_back(msg, subject, text)),
+        or (None if unreadable else own.forwarded_back(content, subject, text)),
         text=text,
         sender_problem=address_problem(sender),
         unreadable=unreadable,
         text_from=text_from,
+        encrypted=None if unreadable else _encryption(content, inline_pgp),
     )
 
 
@@ -142,6 +149,84 @@ def _structure_problem(msg: Message) -> str | None:
             payload = part.get_payload()
             stack.extend((sub, depth + 1) for sub in payload if isinstance(sub, Message))
     return None
+
+
+# --- S/MIME --------------------------------------------------------------------------------
+
+_PKCS7_MIME = frozenset({"application/pkcs7-mime", "application/x-pkcs7-mime"})
+_PGP_MESSAGE = "-----BEGIN PGP MESSAGE-----"
+MAX_OPAQUE = 4  # opaque-signed entities opened per mail (signed, then signed again …)
+
+
+def _opened(msg: Message) -> Message:
+    """The message with each opaque-signed S/MIME part replaced by the MIME entity it signs
+    (see smime.py; the signature is not checked). The outer message keeps its headers; a
+    part whose content cannot be read (no SignedData, a structure over the limits) stays as
+    it is, an attachment nobody reads."""
+    opened = 0
+
+    def open_part(part: Message) -> Message | None:
+        nonlocal opened
+        if opened >= MAX_OPAQUE or part.get_content_type() not in _PKCS7_MIME:
+            return None
+        if str(part.get_param("smime-type", "")).lower() not in ("", "signed-data"):
+            return None
+        payload = part.get_payload(decode=True)
+        inner = signed_content(payload) if isinstance(payload, bytes) else None
+        if inner is None:
+            return None
+        entity, problem = _message(inner)
+        if problem is not None:
+            return None
+        opened += 1
+        return entity
+
+    root = msg
+    while (inner := open_part(root)) is not None:
+        root = inner
+    stack = [root]
+    while stack:
+        part = stack.pop()
+        payload = part.get_payload() if part.is_multipart() else None
+        if not isinstance(payload, list) or part.get_content_maintype() == "message":
+            continue
+        for index, sub in enumerate(payload):
+            if not isinstance(sub, Message):
+                continue
+            while (inner := open_part(sub)) is not None:
+                payload[index] = sub = inner
+            stack.append(sub)
+    return root
+
+
+def _encryption(msg: Message, inline_pgp: bool) -> str | None:
+    """How the mail's own content is encrypted: "S/MIME" (EnvelopedData), "PGP" (PGP/MIME,
+    or ``inline_pgp``: a PGP MESSAGE block in the text), else None. Attached messages do not
+    count: a forwarded encrypted mail is not the sender's own."""
+    if inline_pgp:
+        return "PGP"
+    for part in _all_parts(msg):
+        ctype = part.get_content_type()
+        if ctype == "multipart/encrypted":
+            return "PGP"
+        if ctype in _PKCS7_MIME:
+            kind = str(part.get_param("smime-type", "")).lower()
+            if kind in ("enveloped-data", "authenveloped-data"):
+                return "S/MIME"
+            payload = part.get_payload(decode=True) if not kind else None
+            if isinstance(payload, bytes) and content_type(payload) in ENCRYPTED:
+                return "S/MIME"  # Outlook's x-pkcs7-mime often names no smime-type
+    return None
+
+
+def _all_parts(msg: Message) -> Iterator[Message]:
+    """Every part, multiparts included, not descending into attached messages."""
+    yield msg
+    payload = msg.get_payload() if msg.is_multipart() else None
+    if isinstance(payload, list) and msg.get_content_maintype() != "message":
+        for sub in payload:
+            if isinstance(sub, Message):
+                yield from _all_parts(sub)
 
 
 # --- headers -------------------------------------------------------------------------------
@@ -441,17 +526,20 @@ def _filename(part: Message) -> str:
 # --- the order text ------------------------------------------------------------------------
 
 
-def _order_text(msg: Message, display_name: str) -> tuple[str, str]:
-    """The text the daemon reads and where it came from. A player who attaches his orders as
-    a text file ("befehle.txt") and writes only a cover note in the body means the file; the
-    body's Code:/Spiel: lines still count, ahead of the file's lines."""
-    body = strip_armour(body_text(msg))
+def _order_text(msg: Message, display_name: str) -> tuple[str, str, bool]:
+    """The text the daemon reads, where it came from, and whether the body held an inline
+    PGP MESSAGE (encrypted) block. A player who attaches his orders as a text file
+    ("befehle.txt") and writes only a cover note in the body means the file; the body's
+    Code:/Spiel: lines still count, ahead of the file's lines."""
+    raw = body_text(msg)
+    inline_pgp = _PGP_MESSAGE in raw
+    body = strip_armour(raw)
     attached = _text_attachment(msg)
     if attached is None or not _only_cover_note(body, display_name):
-        return body, "body"
+        return body, "body", inline_pgp
     name, text = attached
     envelope = [line.text for line in order_lines(body) if _ENVELOPE.match(line.text)]
-    return "\n".join([*envelope, text]), f"attachment {name}"
+    return "\n".join([*envelope, text]), f"attachment {name}", inline_pgp
 
 
 def _text_attachment(msg: Message) -> tuple[str, str] | None:

@@ -206,6 +206,20 @@ def _start_daemon(config: Path, log: Path) -> subprocess.Popen[bytes]:
         )
 
 
+def gm_cli(config: Path, *args: str) -> str:
+    """The GM's own tool, ``gm-daemon COMMAND --config … ARGS``, as a process of its own
+    beside the running daemon; its output, or AssertionError with its error."""
+    command, *rest = args
+    done = subprocess.run(
+        [*DAEMON, command, "--config", str(config), *rest],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr.decode(errors="replace")
+    return done.stdout.decode(errors="replace")
+
+
 def _replies(stack: MailStack) -> list[tuple[str, str]]:
     """(In-Reply-To, Message-ID) of every mail in every player's mailbox."""
     found = []

@@ -1,5 +1,7 @@
 """``kill -9`` of ``gm-daemon run`` (a real process on the real Postfix + Dovecot) at random
-moments while order mails arrive and a deadline resolves. After the last restart:
+moments while order mails arrive and a deadline resolves (the GM moves it to a moment a few
+seconds ahead with ``gm-daemon extend``; the last two kill points fall after it). After the
+last restart:
 
 - every mail delivered is in the database exactly once, and read (none lost, none twice);
 - each order mail has exactly one reply (one Message-ID) in the player's mailbox;
@@ -25,12 +27,20 @@ import signal
 import sqlite3
 import time
 from collections import Counter
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 
-from tests.integration.test_end_to_end import PLAYERS, _config, _orders, _start_daemon, _wait
+from tests.integration.test_end_to_end import (
+    PLAYERS,
+    _config,
+    _orders,
+    _start_daemon,
+    _wait,
+    gm_cli,
+)
 from tests.mailstack import MailStack
 
 pytestmark = pytest.mark.mailstack
@@ -60,8 +70,11 @@ def _kill_run(tmp_path: Path, stack: MailStack, mails: int, kills: int, seed: in
         if point < delivering:
             for message_id, player in chunks[point]:
                 stack.deliver(stack.gm, _orders(player, message_id), player)
-        elif point == delivering:
-            _deadline_now(tmp_path / "gm.sqlite")
+        elif point == delivering:  # the GM moves the deadline to a moment just ahead
+            until = datetime.now(ZoneInfo("Europe/Berlin")).replace(microsecond=0)
+            until += timedelta(seconds=3)
+            gm_cli(config, "extend", "--game", "hn1", "--until", until.isoformat())
+            time.sleep(max(0.0, (until - datetime.now(UTC)).total_seconds()))
         time.sleep(rng.uniform(0.3, 2.0))  # start-up, fetch, intake, resolution or sending
         daemon.send_signal(signal.SIGKILL)
         daemon.wait(10)
@@ -80,13 +93,6 @@ def _kill_run(tmp_path: Path, stack: MailStack, mails: int, kills: int, seed: in
         f"\nkill -9 x{kills}, {mails} mails: {time.monotonic() - started:.1f} s, "
         f"{copies} repeated copies (250-to-sent gap)"
     )
-
-
-def _deadline_now(database: Path) -> None:
-    """The deadline arrives now, as `gm-daemon extend` would set it (without its notices)."""
-    now = datetime.now(UTC).isoformat(timespec="seconds")
-    with contextlib.closing(sqlite3.connect(database, timeout=30)) as db, db:
-        db.execute("UPDATE games SET deadline_at = ?, deadline_override = 1", (now,))
 
 
 def _mails(stack: MailStack) -> list[tuple[str, str, str]]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import socket
 import time
 from collections.abc import Awaitable, Callable
@@ -72,6 +73,47 @@ def test_unreachable_server_gives_up_after_backoff() -> None:
         with pytest.raises(ImapUnavailable, match="after 3 attempts"):
             asyncio.run(inbox.fetch())
     assert time.monotonic() - start < 2
+
+
+def test_a_long_outage_is_spaced_out_across_calls_and_never_blocks_one() -> None:
+    """After a call gave up, later calls fail at once until the next attempt is due (the
+    daemon's deadlines must not wait for the mailbox); each due attempt is one connection,
+    and the delay grows up to the cap; wait() sleeps until the next attempt is due."""
+    backoff = Backoff(first=0.05, factor=2, cap=0.4, attempts=2)
+    connects: list[float] = []
+
+    async def scenario(port: int) -> list[float]:
+        async def refuse(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            connects.append(time.monotonic())
+            writer.close()  # closed before the greeting: a server that is not there
+
+        server = await asyncio.start_server(refuse, "127.0.0.1", port)
+        inbox = ImapInbox("127.0.0.1", port, "none", "u", "p", backoff=backoff, idle=True)
+        start = time.monotonic()
+        with pytest.raises(ImapUnavailable, match="after 2 attempts"):
+            await inbox.fetch()
+        assert len(connects) == 2
+        quick = time.monotonic()
+        with pytest.raises(ImapUnavailable, match="next attempt in"):
+            await inbox.fetch()  # within the back-off: no attempt, no waiting
+        assert time.monotonic() - quick < 0.05 and len(connects) == 2
+        for _round in range(4):
+            await inbox.wait(5)  # returns when the next attempt is due, not after 5 s
+            with pytest.raises(ImapUnavailable):
+                await inbox.fetch()
+        server.close()
+        await server.wait_closed()
+        await inbox.close()
+        assert time.monotonic() - start < 3
+        return [b - a for a, b in itertools.pairwise(connects)]
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    gaps = asyncio.run(scenario(port))
+    assert len(gaps) == 5  # 2 attempts in the first call, then one per back-off step
+    assert gaps[1] >= 0.09 and gaps[2] >= 0.19 and gaps[3] >= 0.39 and gaps[4] >= 0.39
+    assert max(gaps) < 1.5
 
 
 # --- against the real Dovecot --------------------------------------------------------------

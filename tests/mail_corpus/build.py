@@ -33,6 +33,7 @@ class Case:
     unreadable: str = ""
     sender_problem: str = ""
     text_from: str = "body"
+    encrypted: str = ""
 
 
 def head(

@@ -4,6 +4,7 @@ alternatives, attachments, signatures and encryption, format=flowed, replies, cl
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 from tests.mail_corpus.build import (
     ORDER_LINES,
@@ -45,6 +46,15 @@ def read(name: str, cls: str, raw: bytes, why: str, orders: list[str] | None = N
 
 def no_orders(name: str, cls: str, raw: bytes, why: str) -> Case:
     return Case(name, cls, raw, "no-orders", why)
+
+
+def encrypted(name: str, cls: str, raw: bytes, why: str, how: str) -> Case:
+    return Case(name, cls, raw, "encrypted", why, encrypted=how)
+
+
+def smime_blob(name: str) -> bytes:
+    """Real S/MIME made once with openssl (see smime/README.md)."""
+    return (Path(__file__).parent / "smime" / f"{name}.p7m").read_bytes()
 
 
 def cases() -> Iterator[Case]:
@@ -523,25 +533,56 @@ def crypto() -> Iterator[Case]:
         eml(head(), nested),
         "Outlook S/MIME around an alternative",
     )
+    p7m = 'name="smime.p7m"'
+    p7m_file = 'Content-Disposition: attachment; filename="smime.p7m"\n'
+    yield read(
+        "smime_opaque_signed_plain",
+        CRYPTO,
+        eml(
+            head(),
+            part(f"application/pkcs7-mime; smime-type=signed-data; {p7m}",
+                 smime_blob("opaque_plain"), "base64", p7m_file),
+        ),
+        "opaque-signed S/MIME (DER) around text/plain: the text inside is read, unverified",
+    )  # fmt: skip
+    yield read(
+        "smime_opaque_signed_multipart",
+        CRYPTO,
+        eml(
+            head(),
+            part(f"application/x-pkcs7-mime; smime-type=signed-data; {p7m}",
+                 smime_blob("opaque_multipart_ber"), "base64", p7m_file),
+        ),
+        "Outlook-style opaque-signed S/MIME (BER, chunked) around multipart/alternative",
+        ["Hallo,", *ORDER_LINES, "Gruß Egon"],
+    )  # fmt: skip
     opaque_signed = part(
-        'application/pkcs7-mime; smime-type=signed-data; name="smime.p7m"',
-        opaque(3000),
-        "base64",
-        'Content-Disposition: attachment; filename="smime.p7m"\n',
+        f"application/pkcs7-mime; smime-type=signed-data; {p7m}", opaque(3000), "base64", p7m_file
     )
     yield no_orders(
         "smime_opaque_signed",
         CRYPTO,
         eml(head(), opaque_signed),
-        "opaque-signed S/MIME: the text is inside DER, not read",
+        "labelled opaque-signed, but the body is no CMS structure: nothing to read",
     )
     enveloped = part(
         'application/pkcs7-mime; smime-type=enveloped-data; name="smime.p7m"',
         opaque(3000, 3),
         "base64",
     )
-    yield no_orders(
-        "smime_encrypted", CRYPTO, eml(head(), enveloped), "S/MIME encrypted: cannot be read"
+    yield encrypted(
+        "smime_encrypted",
+        CRYPTO,
+        eml(head(), enveloped),
+        "S/MIME encrypted: cannot be read, the player is told so",
+        "S/MIME",
+    )
+    yield encrypted(
+        "smime_encrypted_outlook_no_smime_type",
+        CRYPTO,
+        eml(head(), part(f"application/x-pkcs7-mime; {p7m}", smime_blob("enveloped"), "base64")),
+        "real EnvelopedData under x-pkcs7-mime without smime-type: known by its content type",
+        "S/MIME",
     )
     pgp_sig = part('application/pgp-signature; name="signature.asc"', armoured("SIGNATURE"))
     pgp_signed = multipart(
@@ -557,8 +598,12 @@ def crypto() -> Iterator[Case]:
         part('application/octet-stream; name="encrypted.asc"', armoured("MESSAGE")),
         params='; protocol="application/pgp-encrypted"',
     )
-    yield no_orders(
-        "pgp_mime_encrypted", CRYPTO, eml(head(), pgp_enc), "PGP/MIME encrypted: cannot be read"
+    yield encrypted(
+        "pgp_mime_encrypted",
+        CRYPTO,
+        eml(head(), pgp_enc),
+        "PGP/MIME encrypted: cannot be read, the player is told so",
+        "PGP",
     )
     clear = f"-----BEGIN PGP SIGNED MESSAGE-----\nHash: SHA256\n\n{ORDERS}- -- \nEgon\n" + armoured(
         "SIGNATURE"
@@ -594,11 +639,12 @@ def crypto() -> Iterator[Case]:
         "dash-escaped lines are undone",
         [*ORDER_LINES, "---", "-Ende der Liste"],
     )
-    yield no_orders(
+    yield encrypted(
         "pgp_inline_encrypted",
         CRYPTO,
         eml(head(), text(armoured("MESSAGE"))),
-        "an inline encrypted block: no line to read",
+        "an inline encrypted block: no line to read, the player is told it is encrypted",
+        "PGP",
     )
     key = attachment(
         "application/pgp-keys", "0xDEADBEEF.asc", armoured("PUBLIC KEY BLOCK").encode(), "7bit"

@@ -27,6 +27,8 @@ HEADER = """\
 #                       in Incoming.sender_problem): never answered, not even "unknown sender"
 #            set-aside  unreadable (`unreadable` occurs in Incoming.unreadable): stored raw,
 #                       shown to the GM, never answered
+#            encrypted  no line can be read because the mail is encrypted (Incoming.encrypted
+#                       is `encrypted`): the player is told that encrypted mail cannot be read
 # sender     Incoming.sender
 # text_from  Incoming.text_from when it is not "body"
 # why        what the mail is and why the reaction is right
@@ -50,7 +52,7 @@ def toml_entry(case: Case) -> str:
     }
     if case.orders:
         fields["orders"] = case.orders
-    for key in ("automated", "unreadable", "sender_problem"):
+    for key in ("automated", "unreadable", "sender_problem", "encrypted"):
         if getattr(case, key):
             fields[key] = getattr(case, key)
     if case.text_from != "body":

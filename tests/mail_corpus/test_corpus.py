@@ -18,7 +18,7 @@ from tests.mail_corpus.cpu import within_limit
 HERE = Path(__file__).parent
 EXPECTED: dict[str, dict[str, Any]] = tomllib.loads((HERE / "expected.toml").read_text("utf-8"))
 OWN = "Spielleiter <gm@gm.test>"
-REACTIONS = {"read", "no-orders", "ignored", "no-reply", "set-aside"}
+REACTIONS = {"read", "no-orders", "ignored", "no-reply", "set-aside", "encrypted"}
 
 
 def decode(raw: bytes) -> tuple[Incoming, list[str]]:
@@ -49,6 +49,7 @@ def check(incoming: Incoming, lines: list[str], want: dict[str, Any]) -> None:
     assert incoming.automated is None
     assert lines == want.get("orders", [])
     assert (reaction == "read") == bool(lines)
+    assert incoming.encrypted == (want["encrypted"] if reaction == "encrypted" else None)
 
 
 def test_corpus_is_big_enough_and_every_mail_is_documented() -> None:

@@ -24,6 +24,7 @@ def main() -> None:
         print(
             f"IMAP      {stack.host}:{stack.imap_port} (STARTTLS offered), IMAPS {stack.imaps_port}"
         )
+        print(f"MX        {stack.host}:{stack.mx_port} (no AUTH: where other MTAs deliver)")
         print(f"cert      {stack.cert_path}")
         for address, password in stack.users.items():
             print(f"user      {address}  {password}")

@@ -139,6 +139,7 @@ smtpd_tls_auth_only = no
 MASTER_CF = """\
 # Rendered by tests/mailstack: no chroot anywhere ("n"), so absolute socket paths work.
 127.0.0.1:{smtp_port} inet n - n - - smtpd
+127.0.0.1:{mx_port} inet n - n - - smtpd -o smtpd_sasl_auth_enable=no
 127.0.0.1:{smtps_port} inet n - n - - smtpd -o smtpd_tls_wrappermode=yes
 pickup     unix  n - n 60 1 pickup
 cleanup    unix  n - n -  0 cleanup
@@ -175,6 +176,7 @@ def _values(stack: MailStack) -> dict[str, object]:
         "imap_port": stack.imap_port,
         "imaps_port": stack.imaps_port,
         "smtp_port": stack.smtp_port,
+        "mx_port": stack.mx_port,
         "smtps_port": stack.smtps_port,
     }
 

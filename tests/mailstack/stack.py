@@ -62,6 +62,7 @@ class MailStack:
         self._base = base or Path(tempfile.gettempdir())
         self.root = Path()
         self.smtp_port = self.smtps_port = self.imap_port = self.imaps_port = 0
+        self.mx_port = 0  # SMTP without AUTH, as a domain's MX: remote MTAs deliver here
         self._running = False
 
     # --- paths -------------------------------------------------------------------------
@@ -93,7 +94,8 @@ class MailStack:
         self.root = Path(tempfile.mkdtemp(prefix=_PREFIX, dir=self._base))
         (self.root / "owner.pid").write_text(str(os.getpid()))
         self.root.chmod(0o755)
-        self.smtp_port, self.smtps_port, self.imap_port, self.imaps_port = _free_ports(4)
+        ports = _free_ports(5)
+        self.smtp_port, self.smtps_port, self.imap_port, self.imaps_port, self.mx_port = ports
         try:
             self._render()
             self._start_dovecot()
@@ -120,8 +122,10 @@ class MailStack:
 
     # --- helpers for tests -------------------------------------------------------------
     def deliver(self, to: str, raw: bytes, sender: str = f"tester@{PLAYER_DOMAIN}") -> None:
-        """Submit one message over SMTP (like any remote MTA would); raises on refusal."""
-        with smtplib.SMTP(self.host, self.smtp_port, local_hostname="tester.test", timeout=10) as s:
+        """Submit one message over SMTP to the MX port (like any remote MTA would: no AUTH
+        there, so this works while Dovecot, Postfix's SASL server, is down); raises on
+        refusal."""
+        with smtplib.SMTP(self.host, self.mx_port, local_hostname="tester.test", timeout=10) as s:
             s.sendmail(sender, [to], raw)
 
     def messages(self, user: str, *, unseen_only: bool = False) -> list[bytes]:
@@ -190,6 +194,26 @@ class MailStack:
         """Drop every IMAP connection of the user from the server side."""
         self._doveadm("kick", user)
 
+    def stop_dovecot(self) -> None:
+        """Dovecot gone (IMAP, LMTP and SMTP AUTH with it): Postfix keeps what arrives in
+        its queue until Dovecot is back and the queue is flushed."""
+        pid = _read_pid(self.root / "dovecot/run/master.pid")
+        if pid is not None and _is_ours(pid, self.root):
+            _terminate_tree(pid)
+        self._until(lambda: not _listening(self.imap_port), "IMAP stopped")
+
+    def start_dovecot(self) -> None:
+        """Again after stop_dovecot()."""
+        self._start_dovecot()
+
+    def flush_queue(self) -> None:
+        """Ask Postfix to deliver its deferred mail now (``postqueue -f``), not at its next
+        queue run minutes later."""
+        cmd = ["postqueue", "-c", str(self.postfix_dir), "-f"]
+        done = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, timeout=30)
+        if done.returncode != 0:
+            raise MailStackError(f"postqueue -f failed: {done.stderr.decode(errors='replace')}")
+
     def log_tail(self, lines: int = 40) -> str:
         """The end of every log, for failure messages."""
         parts = []
@@ -226,7 +250,12 @@ class MailStack:
 
     def _start_postfix(self) -> None:
         self._spawn(["postfix", "-c", str(self.postfix_dir), "start"], "postfix-start")
-        self._until(lambda: _smtp_ready(self.smtp_port) and _listening(self.smtps_port), "SMTP")
+        self._until(
+            lambda: _smtp_ready(self.smtp_port)
+            and _listening(self.smtps_port)
+            and _smtp_ready(self.mx_port),
+            "SMTP",
+        )
 
     def _spawn(self, cmd: list[str], name: str) -> None:
         """Run a daemon's starter with every fd on files: the Dovecot master keeps the
