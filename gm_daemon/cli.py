@@ -12,6 +12,7 @@ import json
 import logging
 import os
 import re
+import sqlite3
 import sys
 from collections.abc import Sequence
 from datetime import datetime
@@ -51,6 +52,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except (LookupError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except sqlite3.DatabaseError as exc:  # full disk, a damaged or unreadable file
+        print(
+            f"error: the database (daemon.database in {options.config}) cannot be used: {exc}. "
+            "Check that its disk has space and that the file is readable and writable.",
+            file=sys.stderr,
+        )
         return 1
     except BrokenPipeError:  # "gm-daemon status --json | head": the reader has had enough
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit

@@ -209,3 +209,13 @@ def test_the_gm_hears_of_mails_set_aside_and_failed_resolutions(tmp_path, monkey
     ]
     assert "engine bug" in h.body(notes[0]) and "mail-1.eml" in h.attachments(notes[0])
     assert h.phase("g1") == 1
+
+
+def test_a_damaged_database_is_named_not_dumped_as_a_traceback(tmp_path, capsys):
+    h = started(tmp_path)
+    h.database.write_bytes(b"this is not a database, it was overwritten by mistake" * 100)
+    code, _out = h.cli("status")
+    assert code == 1
+    error = capsys.readouterr().err
+    assert "the database (daemon.database in" in error and "cannot be used" in error
+    assert "Traceback" not in error
