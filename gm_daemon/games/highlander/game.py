@@ -143,6 +143,7 @@ class Highlander:
         title = report.result_text(before, after, lang).splitlines()[0]
         return Report(
             public=report.result_text(before, after, lang),
+            private={s: guide.next_text(after, s, lang) for s in self.owed(after)},
             attachments=views.attachments(after, records, title, lang, _stem(before, lang)),
         )
 

@@ -105,6 +105,16 @@ def help_text(state: State, seat: str, lang: str) -> str:
     return "\n\n".join(parts) + "\n"
 
 
+def next_text(state: State, seat: str, lang: str) -> str:
+    """For a result mail: what ``seat`` decides in the phase that follows, with an example
+    he may send back as it stands."""
+    parts = [wrap(_step_help(state, lang))]
+    text = example(state, seat, lang)
+    if text:
+        parts.append(PHRASES(lang, "help_example") + "\n\n" + text)
+    return "\n\n".join(parts) + "\n"
+
+
 def _step_help(state: State, lang: str) -> str:
     step = state.step
     if step == "over":
