@@ -226,3 +226,21 @@ def test_the_notation_the_mails_explain_is_read_as_explained() -> None:
             assert setup.centre_of(PHRASES(lang, f"centre_{centre}")) == centre, (lang, centre)
         for line in PHRASES(lang, "forms").splitlines():
             assert read_order(line.split("|")[0], boards.board()), (lang, line)
+
+
+def test_a_rejection_says_what_would_be_right_in_the_players_language() -> None:
+    """An unknown province gets a hint even without a close match; "did you mean" names
+    the place in German; a ballot's list rules point at the list's line."""
+    state = position({"step": "movement", "year": 1902, "A": {
+        "owners": {"P1": "MUN BER"}, "units": {"P1": "A MUN, A BER", "P2": "A WAR"},
+    }})  # fmt: skip
+    first, second = rejected(state, "P1", "A Mün - Sli\nA Ber - Balx").problems
+    assert (first.line, second.line) == (1, 2)
+    assert "Schlesien" in first.hint and "KARTE" in first.hint
+    assert second.hint == "Meinten Sie BAL (Ostsee)?"
+    english = rejected(state, "P1", "A Mun - Sli", "en").problems[0]
+    assert "Silesia" in english.hint and "MAP" in english.hint
+    ballot = position({"step": "ballot"})
+    text = "Spiel: HL-3\nZENTREN: Lon, Lvp, Edi, Bre, Par, Mar, Spa, Por,\nBel, Hol, Kie, Ber, Lon"
+    found = rejected(ballot, "P1", text).problems  # named twice, and too few
+    assert [p.line for p in found] == [2, 2] and "LON" in found[0].message
