@@ -66,9 +66,20 @@ def listed(word: str, items: list[str]) -> str:
     return "\n".join(line.strip() for line in hanging(f"{word}: ", items, indent=0))
 
 
+# The fleets of the standard opening position: the set-up example puts them where the
+# player owns their centre and armies everywhere else, so that a player who sends it back
+# as it stands is not left without a fleet in London or Ankara.
+_OPENING_FLEETS = {"ANK": "F ANK", "BRE": "F BRE", "EDI": "F EDI", "KIE": "F KIE",
+                   "LON": "F LON", "NAP": "F NAP", "SEV": "F SEV", "STP": "F STP/SC",
+                   "TRI": "F TRI"}  # fmt: skip
+
+
 def _setup(state: State, seat: str, lang: str) -> str:
     word = "AUFSTELLUNG" if lang == "de" else "SETUP"
-    return listed(word, [f"A {c}" for c in state.boards[0].starting[seat]])
+    units = [_OPENING_FLEETS.get(c, f"A {c}") for c in state.boards[0].starting[seat]]
+    if lang == "de":  # the German coast names the help gives
+        units = [u.replace("/SC", "/SK") for u in units]
+    return listed(word, units)
 
 
 def _movement(state: State, board, seat: str) -> list[str]:  # type: ignore[no-untyped-def]
