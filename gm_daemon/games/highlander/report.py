@@ -15,7 +15,7 @@ from gm_daemon.games.highlander import boards, decide
 from gm_daemon.games.highlander.labels import phase_label, step_label
 from gm_daemon.games.highlander.model import BoardRecord, BoardState, Record, State
 from gm_daemon.games.highlander.wording import PHRASES, order, say
-from gm_daemon.games.kit.layout import WIDTH, hanging, name_list, table, wrap
+from gm_daemon.games.kit.layout import WIDTH, fold, hanging, name_list, table, wrap
 
 
 class _Writer:
@@ -142,7 +142,7 @@ def _dislodged(w: _Writer, record: BoardRecord) -> None:
             options = w.say("no_retreat_left")
         line = w.say("dislodged_line", unit=d.unit, name=w.name(d.seat), attacker=d.attacker,
                      options=options)  # fmt: skip
-        w.lines.append(wrap("  " + line) if len(line) < 76 else wrap(line))
+        w.lines.append(fold("  " + line, indent=4))
     w.lines.append("")
 
 
