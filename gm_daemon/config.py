@@ -159,7 +159,7 @@ class SmtpSection(Secret):
 
 class MailSection(Strict):
     address: Address
-    name: str = "Spielleiter"
+    name: str | None = None  # shown as the sender; default: "Spielleiter" / "Game master"
     transport: Literal["maildir", "imap"] = "maildir"
     maildir: MaildirSection = MaildirSection()
     imap: ImapSection | None = None

@@ -63,7 +63,7 @@ class Mailer:
         message_id = new_message_id(mail.domain, game_id or "gm", purpose, seat, phase)
         message = compose_bytes(
             sender=mail.address,
-            sender_name=mail.name,
+            sender_name=mail.name or phrase(text.lang or "de", "gm_name"),
             to=address,
             subject=text.subject,
             body=text.body,

@@ -24,6 +24,7 @@ LANGUAGES = ("de", "en")
 class Text:
     subject: str
     body: str
+    lang: str = ""  # "" for the bilingual notes (strangers, the GM)
 
 
 @cache
@@ -43,10 +44,11 @@ def phrase(lang: str, key: str, **values: object) -> str:
 
 
 def render(lang: str, template: str, /, **values: object) -> Text:
-    """Fill a template; a missing value is a programming error and raises KeyError."""
+    """Fill a template and sign it as a person would sign a letter (every template is a
+    whole mail to a player); a missing value is a programming error and raises KeyError."""
     subject, body = _template(lang, template)
-    text = body.substitute(values)
-    return Text(subject.substitute(values), fit(_tidy(text)))
+    text = f"{body.substitute(values).rstrip()}\n\n{phrase(lang, 'sign_off')}"
+    return Text(subject.substitute(values), fit(_tidy(text)), lang)
 
 
 def _tidy(text: str) -> str:

@@ -48,7 +48,7 @@ def test_rejected_order_text_names_line_and_keeps_orders(
     text = club.body(reply)
     assert "Befehle NICHT angenommen" in reply["Subject"]
     assert f"- {where}" in text and says in text
-    assert "richtig wäre:" in text
+    assert "Richtig wäre:" in text
     # nothing lost: the orders sent before stay in force, and the reply says so
     assert "Weiter gültig sind Ihre bisherigen Befehle:\nDuell gegen A. Langsam: 17" in text
 

@@ -24,7 +24,7 @@ def test_problems_name_line_source_message_and_hint(lang):
 def test_templates_fill_every_placeholder():
     text = render("de", "notice", game_id="hn1", name="E. Müller", subject="Test", text="Hallo")
     assert text.subject == "[hn1] Test"
-    assert text.body == "Hallo E. Müller,\n\nHallo\n"
+    assert text.body == "Hallo E. Müller,\n\nHallo\n\nViele Grüße\nIhr Spielleiter\n"
 
 
 def test_long_warnings_are_wrapped_for_a_mail_client():
