@@ -157,16 +157,60 @@ def play_hexenhalma(h: DaemonHarness, lang: str, keep: Keep) -> None:
 
 
 def play_highlander(h: DaemonHarness, lang: str, keep: Keep) -> None:
+    """A game to its end in two years (max_year = 1902 as a safety net): both players send
+    their welcome's ballot example; Anna's first mail of the set-up is rejected, then each
+    sets up as the ballot result's example says. In 1901 Anna takes Serbia with two supports
+    and Munich; Bert holds as his example says and retreats as his next example says; Anna
+    builds, Bert misses the adjustments (civil disorder). In 1902 Bert sends nothing at all
+    (NMR), Anna takes Rumania and wins with 18 supply centres."""
     welcome = h.run()
     keep("welcome", to(welcome, "Anna"))
+    latest = {n: h.body(to(welcome, n)) for n in ("Anna", "Bert")}
     marker = "Beispiel:" if lang == "de" else "Example:"
-    for name in ("Anna", "Bert"):
-        body = h.body(to(welcome, name))
-        example = body.split(marker, 1)[1].strip().split("\n\n")[0]
-        keep(f"accepted-{name.lower()}", accepted(send(h, name, f"Spiel: g\n{example}"), lang))
+    support = "U" if lang == "de" else "S"
+    munich = "Mün" if lang == "de" else "Mun"
+    to_anna: list[EmailMessage] = []
+
+    def note(mails: list[EmailMessage]) -> None:
+        for m in mails:
+            name = next(n for n in latest if PLAYERS[n][0] in m["To"])
+            latest[name] = h.body(m)
+            if name == "Anna" and m["Auto-Submitted"] == "auto-generated":
+                to_anna.append(m)
+
+    def example(name: str) -> str:
+        return latest[name].split(marker, 1)[1].strip().split("\n\n")[0]
+
+    def play(name: str, text: str) -> list[EmailMessage]:
+        mails = send(h, name, f"Spiel: g\n{text}")
+        accepted(mails, lang)
+        note(mails)
+        return mails
+
+    keep("accepted-anna", accepted(play("Anna", example("Anna")), lang))
+    keep("accepted-bert", accepted(play("Bert", example("Bert")), lang))  # the ballot resolves
     keep("rejected", rejected(send(h, "Anna", "xyzzy 42 plugh"), lang))
-    h.advance(hours=72, seconds=1)
-    keep("result", to(h.run(), "Anna"))  # the ballot's result
+    play("Anna", example("Anna"))  # the set-up, as the ballot's result shows it
+    play("Bert", example("Bert"))
+    orders = ["A Bud - Ser", f"A Bul {support} A Bud - Ser", f"A Gre {support} A Bud - Ser",
+              f"A Ber - {munich}"]  # fmt: skip
+    keep("accepted-movement", play("Anna", "\n".join(orders))[0])
+    play("Bert", example("Bert"))  # holds: 1901 movement resolves, Bert's A SER dislodged
+    play("Bert", example("Bert"))  # the retreat
+    play("Anna", example("Anna"))  # builds; Bert, who must remove a unit, sends nothing
+    h.advance(hours=48, seconds=1)
+    note(h.run())
+    orders = ["A Bul - Rum", f"A Ser {support} A Bul - Rum", f"A Bud {support} A Bul - Rum"]
+    play("Anna", "\n".join(orders))  # Bert sends nothing in 1902
+    for _ in range(3):
+        if h.finished("g"):
+            break
+        h.advance(hours=72, seconds=1)
+        note(h.run())
+    assert h.finished("g"), h.body(to_anna[-1])
+    keep("result", to_anna[0])  # the ballot's result
+    keep("result-movement", next(m for m in to_anna if "1901" in m["Subject"]))
+    keep("final", to_anna[-1])
 
 
 def rounds(h: DaemonHarness, keep: Keep, **step: float) -> None:
@@ -269,7 +313,7 @@ GAMES: dict[str, tuple[str, Callable[[DaemonHarness, str, Keep], None], int]] = 
     "highlander": (
         "resolve_early = true\n[games.deadlines]\n"
         'ballot = "72h"\nsetup = "72h"\ngrace = "48h"\nmovement = "72h"\n'
-        'retreats = "24h"\nadjustments = "48h"\n',
+        'retreats = "24h"\nadjustments = "48h"\n[games.options]\nmax_year = 1902\n',
         play_highlander,
         2,
     ),

@@ -212,3 +212,35 @@ def test_retreat_to_a_place_not_open_names_the_options() -> None:
     }})  # fmt: skip
     exc = rejected(state, "P1", "A Gal - Ukr")
     assert "BOH SIL" in exc.problems[0].hint
+
+
+def test_the_notation_the_mails_explain_is_read_as_explained() -> None:
+    """The centre names of the help (first shown in the welcome) each name their centre, and
+    each order form the movement help shows is read as an order of that kind."""
+    from gm_daemon.games.highlander import boards, setup
+    from gm_daemon.games.highlander.diplomacy.reader import read_order
+    from gm_daemon.games.highlander.wording import PHRASES
+
+    for lang in ("de", "en"):
+        for centre in boards.centres():
+            assert setup.centre_of(PHRASES(lang, f"centre_{centre}")) == centre, (lang, centre)
+        for line in PHRASES(lang, "forms").splitlines():
+            assert read_order(line.split("|")[0], boards.board()), (lang, line)
+
+
+def test_a_rejection_says_what_would_be_right_in_the_players_language() -> None:
+    """An unknown province gets a hint even without a close match; "did you mean" names
+    the place in German; a ballot's list rules point at the list's line."""
+    state = position({"step": "movement", "year": 1902, "A": {
+        "owners": {"P1": "MUN BER"}, "units": {"P1": "A MUN, A BER", "P2": "A WAR"},
+    }})  # fmt: skip
+    first, second = rejected(state, "P1", "A Mün - Sli\nA Ber - Balx").problems
+    assert (first.line, second.line) == (1, 2)
+    assert "Schlesien" in first.hint and "KARTE" in first.hint
+    assert second.hint == "Meinten Sie BAL (Ostsee)?"
+    english = rejected(state, "P1", "A Mun - Sli", "en").problems[0]
+    assert "Silesia" in english.hint and "MAP" in english.hint
+    ballot = position({"step": "ballot"})
+    text = "Spiel: HL-3\nZENTREN: Lon, Lvp, Edi, Bre, Par, Mar, Spa, Por,\nBel, Hol, Kie, Ber, Lon"
+    found = rejected(ballot, "P1", text).problems  # named twice, and too few
+    assert [p.line for p in found] == [2, 2] and "LON" in found[0].message

@@ -61,6 +61,7 @@ def _check_mail(state: State, step: dict[str, Any], where: str) -> None:
         assert part in text, f"{where}: {part!r} not in {text!r}"
     if "stored" in expect:
         described = GAME.describe_orders(state, step["seat"], accepted.orders, "en")
+        described = described.replace(",\n", ", ")  # a long list is wrapped for the mail
         assert described.splitlines() == expect["stored"], where
 
 

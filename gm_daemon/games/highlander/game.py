@@ -104,17 +104,17 @@ class Highlander:
     def describe_orders(self, state: State, seat: str, orders: Orders, lang: Lang) -> str:
         lines = []
         if orders.centres:
-            lines.append(("ZENTREN: " if lang == "de" else "CENTRES: ") + ", ".join(orders.centres))
+            lines.append(guide.listed("ZENTREN" if lang == "de" else "CENTRES", orders.centres))
         if orders.placement:
-            word = "AUFSTELLUNG: " if lang == "de" else "SETUP: "
-            lines.append(word + ", ".join(orders.placement))
+            word = "AUFSTELLUNG" if lang == "de" else "SETUP"
+            lines.append(guide.listed(word, orders.placement))
         for name, texts in sorted(orders.boards.items()):
             if state.options.tournament:
                 lines.append(("BRETT " if lang == "de" else "BOARD ") + f"{name}:")
             lines += [order(t, lang) for t in texts]
         if orders.draw:
             lines.append("REMIS" if lang == "de" else "DRAW")
-        return "\n".join(lines) or PHRASES(lang, "nothing_sent")
+        return "\n".join(lines) or guide.without_orders(state, seat, lang)
 
     def example(self, state: State, seat: str, lang: Lang) -> str:
         return guide.example(state, seat, lang)
@@ -143,6 +143,7 @@ class Highlander:
         title = report.result_text(before, after, lang).splitlines()[0]
         return Report(
             public=report.result_text(before, after, lang),
+            private={s: guide.next_text(after, s, lang) for s in self.owed(after)},
             attachments=views.attachments(after, records, title, lang, _stem(before, lang)),
         )
 

@@ -7,7 +7,7 @@ from gm_daemon.games.highlander import boards, setup
 from gm_daemon.games.highlander.model import State
 from gm_daemon.games.highlander.wording import PHRASES, order
 from gm_daemon.games.highlander.year import needs_adjustment
-from gm_daemon.games.kit.layout import hanging, wrap
+from gm_daemon.games.kit.layout import hanging, table, wrap
 
 
 def owes(state: State, seat: str) -> bool:
@@ -58,17 +58,28 @@ def _ballot(state: State, seat: str, lang: str) -> str:
         chosen = [homes[0 if first else -1] for homes in setup.home_groups().values()]
     chosen += [c for c in free if c not in chosen][: state.ballot_size - len(chosen)]
     word = "ZENTREN" if lang == "de" else "CENTRES"
-    return _listed(word, sorted(chosen)[: state.ballot_size])
+    return listed(word, sorted(chosen)[: state.ballot_size])
 
 
-def _listed(word: str, items: list[str]) -> str:
+def listed(word: str, items: list[str]) -> str:
     """``ZENTREN: a, b, …`` wrapped at mail width; the reader takes the continuation lines."""
     return "\n".join(line.strip() for line in hanging(f"{word}: ", items, indent=0))
 
 
+# The fleets of the standard opening position: the set-up example puts them where the
+# player owns their centre and armies everywhere else, so that a player who sends it back
+# as it stands is not left without a fleet in London or Ankara.
+_OPENING_FLEETS = {"ANK": "F ANK", "BRE": "F BRE", "EDI": "F EDI", "KIE": "F KIE",
+                   "LON": "F LON", "NAP": "F NAP", "SEV": "F SEV", "STP": "F STP/SC",
+                   "TRI": "F TRI"}  # fmt: skip
+
+
 def _setup(state: State, seat: str, lang: str) -> str:
     word = "AUFSTELLUNG" if lang == "de" else "SETUP"
-    return _listed(word, [f"A {c}" for c in state.boards[0].starting[seat]])
+    units = [_OPENING_FLEETS.get(c, f"A {c}") for c in state.boards[0].starting[seat]]
+    if lang == "de":  # the German coast names the help gives
+        units = [u.replace("/SC", "/SK") for u in units]
+    return listed(word, units)
 
 
 def _movement(state: State, board, seat: str) -> list[str]:  # type: ignore[no-untyped-def]
@@ -89,8 +100,33 @@ def _adjustments(state: State, board, seat: str) -> list[str]:  # type: ignore[n
 _BOARD_LINES = {"movement": _movement, "retreats": _retreats, "adjustments": _adjustments}
 
 
+def centre_names(lang: str) -> str:
+    """The 34 supply centres, abbreviation and name in the player's language, in three
+    columns read downwards: the first mail that shows abbreviations explains them."""
+    names = [f"{c} {PHRASES(lang, f'centre_{c}')}" for c in boards.centres()]
+    height = -(-len(names) // 3)
+    columns = [names[i : i + height] for i in range(0, len(names), height)]
+    rows = [[column[r] for column in columns if r < len(column)] for r in range(height)]
+    return wrap(PHRASES(lang, "centre_names")) + "\n" + "\n".join("  " + r for r in table(rows))
+
+
+def without_orders(state: State, seat: str, lang: str) -> str:
+    """What applies to ``seat`` when he sends nothing in the current phase (HL-13, A-11)."""
+    step = state.step
+    if step in ("ballot", "setup"):
+        return PHRASES(lang, f"nmr_{step}_grace" if state.grace else f"nmr_{step}")
+    if step == "over" or not owes(state, seat):
+        return PHRASES(lang, "nmr_nothing")
+    if step == "adjustments":
+        removing = any(boards.balance(b, seat) < 0 for b in state.boards)
+        return PHRASES(lang, "nmr_removals" if removing else "nmr_builds")
+    return PHRASES(lang, f"nmr_{step}")
+
+
 def help_text(state: State, seat: str, lang: str) -> str:
     parts = [_step_help(state, lang)]
+    if state.step != "over":
+        parts.append(centre_names(lang))
     if state.step in ("movement", "retreats", "adjustments"):
         if state.options.tournament:
             parts.append(PHRASES(lang, "help_tournament"))
@@ -105,10 +141,24 @@ def help_text(state: State, seat: str, lang: str) -> str:
     return "\n\n".join(parts) + "\n"
 
 
+def next_text(state: State, seat: str, lang: str) -> str:
+    """For a result mail: what ``seat`` decides in the phase that follows, with an example
+    he may send back as it stands."""
+    parts = [wrap(_step_help(state, lang))]
+    text = example(state, seat, lang)
+    if text:
+        parts.append(PHRASES(lang, "help_example") + "\n\n" + text)
+    return "\n\n".join(parts) + "\n"
+
+
 def _step_help(state: State, lang: str) -> str:
     step = state.step
     if step == "over":
         return PHRASES(lang, "game_over")
+    if step == "movement":
+        forms = [line.split("|") for line in PHRASES(lang, "forms").splitlines()]
+        rows = "\n".join("  " + line for line in table(forms))
+        return PHRASES(lang, "help_movement") + "\n" + rows
     if step != "ballot":
         return PHRASES(lang, f"help_{step}")
     text = PHRASES(lang, "help_ballot", size=state.ballot_size)
@@ -120,9 +170,14 @@ def _step_help(state: State, lang: str) -> str:
 
 
 def welcome_text(state: State, seat: str, lang: str) -> str:
+    options = state.options
     parts = [PHRASES(lang, "welcome_intro", other=state.name(state.other(seat)))]
-    if state.options.tournament:
+    if options.max_year is not None and not options.tournament:
+        parts[0] += " " + PHRASES(lang, "welcome_max_year", year=options.max_year)
+    if options.tournament:
         parts.append(PHRASES(lang, "welcome_tournament"))
+        if options.match_max_year is not None:
+            parts[-1] += " " + PHRASES(lang, "welcome_match_max_year", year=options.match_max_year)
     if state.options.opt_3B:
         parts.append(PHRASES(lang, "welcome_fixed"))
     return "\n\n".join(wrap(p) for p in parts) + "\n\n" + help_text(state, seat, lang)

@@ -197,9 +197,9 @@ def _ballot(mail: _Mail, body: Sequence[Line]) -> Orders:
             unread += 1
         else:
             centres.append(found)
-    if body:  # the list rules too, in the same reply as any unknown name
+    if body:  # the list rules too, in the same reply as any unknown name, at the list's line
         for fault in setup.check_ballot(centres, mail.state, unread):
-            mail.fault(None, fault)
+            mail.fault(body[0], fault)
     return Orders(centres=sorted(set(centres)))
 
 
@@ -269,7 +269,8 @@ def _read(mail: _Mail, line: Line) -> Order | None:
     try:
         return read_order(line.text, boards.board())
     except OrderError as exc:
-        mail.add(line, exc.kind, mail.engine(exc.message), mail.engine(exc.hint))
+        hint = exc.hint or (mail.say("province_hint") if "province" in exc.message else "")
+        mail.add(line, exc.kind, mail.engine(exc.message), mail.engine(hint))
         return None
 
 

@@ -15,7 +15,7 @@ from gm_daemon.games.highlander import boards, decide
 from gm_daemon.games.highlander.labels import phase_label, step_label
 from gm_daemon.games.highlander.model import BoardRecord, BoardState, Record, State
 from gm_daemon.games.highlander.wording import PHRASES, order, say
-from gm_daemon.games.kit.layout import WIDTH, hanging, name_list, table, wrap
+from gm_daemon.games.kit.layout import WIDTH, fold, hanging, name_list, table, wrap
 
 
 class _Writer:
@@ -54,7 +54,6 @@ def result_text(before: State, after: State, lang: str) -> str:
     w.lines += [w.say("result_title", label=label), ""]
     if after.options.tournament and after.boards:
         w.lines += [match_line(after, lang), ""]
-    _nmr(w, record)
     if record.step == "ballot":
         _ballot(w, before, record)
     elif record.step == "setup":
@@ -70,11 +69,6 @@ def result_text(before: State, after: State, lang: str) -> str:
 
 def _record(record: Record, name: str) -> BoardRecord | None:
     return next((b for b in record.boards if b.name == name), None)
-
-
-def _nmr(w: _Writer, record: Record) -> None:
-    for seat in record.defaulted:
-        w.para(w.say("nmr", name=w.name(seat)))
 
 
 def _ballot(w: _Writer, before: State, record: Record) -> None:
@@ -112,9 +106,12 @@ def _orders(w: _Writer, record: BoardRecord) -> None:
     w.heading(w.say("orders"))
     names = dict(zip(w.state.seats, w.state.names, strict=True))
     for seat in w.state.seats:
-        rows = []
+        rows, held = [], []
         for line in record.orders:
             if line.seat != seat:
+                continue
+            if line.result == "succeeds" and line.reason == "no order":  # the engine's hold
+                held.append(line.text.removesuffix(" H"))
                 continue
             outcome = w.say(f"res_{line.result}")
             if line.reason:
@@ -123,6 +120,8 @@ def _orders(w: _Writer, record: BoardRecord) -> None:
         if rows:
             width = max(len(row[0]) for row in rows) + 2
             w.lines += [w.name(seat), *(_fold(line, width) for line in table(rows))]
+        if held:
+            w.lines += [*([] if rows else [w.name(seat)]), *hanging(w.say("held"), held)]
     w.lines.append("")
 
 
@@ -143,7 +142,7 @@ def _dislodged(w: _Writer, record: BoardRecord) -> None:
             options = w.say("no_retreat_left")
         line = w.say("dislodged_line", unit=d.unit, name=w.name(d.seat), attacker=d.attacker,
                      options=options)  # fmt: skip
-        w.lines.append(wrap("  " + line) if len(line) < 76 else wrap(line))
+        w.lines.append(fold("  " + line, indent=4))
     w.lines.append("")
 
 

@@ -10,8 +10,10 @@ Seat ids inside a sentence ("F LON belongs to anna") become the players' names.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
+from pathlib import Path
 
 from gm_daemon.games.kit.phrases import Phrases
 
@@ -105,10 +107,29 @@ def _one(text: str, lang: str, names: Mapping[str, str]) -> str:
             values = dict(match.groupdict())
             if "seat" in values:
                 values["seat"] = names.get(values["seat"], values["seat"])
+            if key == "h_did_you_mean" and lang == "de":
+                values["name"] = german_names().get(values["place"], values["name"])
             if "choices" in values and lang == "de":
                 values["choices"] = values["choices"].replace(" or ", " oder ")
             return PHRASES(lang, key, **values)
     return text
+
+
+@functools.cache
+def german_names() -> dict[str, str]:
+    """Province abbreviation -> its German name: the first of the German names the reader
+    takes (``diplomacy/data/aliases.csv``), so a German mail never names a place in English."""
+    path = Path(__file__).parent / "diplomacy" / "data" / "aliases.csv"
+    names: dict[str, str] = {}
+    section = ""
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("#"):
+            section = line
+            continue
+        if section.startswith("# --- German names") and "," in line:
+            alias, place = line.rsplit(",", 1)
+            names.setdefault(place, alias)
+    return names
 
 
 def known(text: str) -> bool:
