@@ -9,7 +9,8 @@ Every mail sent is checked for
 - width: no line over 78 characters outside tables. A line counts as part of a table when
   it has a run of two or more spaces between two non-space characters (aligned columns), or
   starts with "|" or "+-" (ruled tables); everything else is prose and must fit;
-- language: no word of the other language (whole words, case-sensitive; the lists below);
+- language: no word of the other language (whole words, case-sensitive; the lists below,
+  which may hold small patterns such as a game's colour codes);
 - the example: the order example of the welcome mail, sent back by its recipient, is
   accepted.
 
@@ -37,8 +38,12 @@ WIDTH = 78
 TABLE = re.compile(r"\S {2,}\S|^\s*(\||\+-)")  # as gm_daemon.games.kit.layout.is_table_line
 FOREIGN = {
     "en": ["Runde", "Zug", "Befehle", "Spieler", "und", "nicht", "Abgabetermin", "Hallo",
-           "Beispiel", "Jetzt", "gilt", "Sie"],
-    "de": ["Round", "orders", "deadline", "player", "Hello", "the", "and", "Example", "you"],
+           "Beispiel", "Jetzt", "gilt", "Sie",
+           # Hornberg: German colour codes as tokens (ro4, ge3/2, "Kegs: ro,ge"), keywords
+           "(ro|ge|sw|ws)[1-6]?", "DAUERPLAN", "Kanone", "Bier", "Herzog"],
+    "de": ["Round", "orders", "deadline", "player", "Hello", "the", "and", "Example", "you",
+           # Hornberg: English colour codes (re4, ye3/2, bk1, wh6) and words
+           "(re|ye|bk|wh)[1-6]", "STANDING", "Salute", "cannon", "beer", "duke"],
 }  # fmt: skip
 ACCEPTED = {"de": "Befehle angenommen", "en": "orders accepted"}
 REJECTED = {"de": "NICHT angenommen", "en": "NOT accepted"}

@@ -48,7 +48,8 @@ def _event_lines(after: State, event: Event, lang: str) -> list[str]:
         turn = say(lang, "turn")
         return [f"{turn} {event['turn']} · {name}: " + say(lang, "nmr_turn_passes")]
     if kind == "out":
-        hand = " ".join(cards.sorted_hand(event["hand"], after.options.colours)) or "–"
+        hand = cards.shown_all(cards.sorted_hand(event["hand"], after.options.colours), lang)
+        hand = hand or "–"
         return [say(lang, "out_for_round", name=name, hand=hand)]
     if kind == "round_end":
         result = next(r for r in after.history if r.round == event["round"])
@@ -79,13 +80,13 @@ def played_text(state: State, event: Event, lang: str) -> str:
 
 def _move_as_played(state: State, move: Move, event: Event, lang: str) -> str:
     if "label" in event and cards.kind(move.card) == "cannon":
-        text = f"{say(lang, 'cannon')} {move.card} {say(lang, 'at')} "
+        text = f"{say(lang, 'cannon')} {cards.shown(move.card, lang)} {say(lang, 'at')} "
         text += event["label"]
         near = near_text(event.get("near"), lang)
         return text + (f" ({near})" if near else "")
     if move.toward and move.anchor and cards.kind(move.card) == "cannon":
-        return f"{say(lang, 'cannon')} {move.card} " + (
-            f"{direction(move.toward, lang)} {say(lang, 'of')} {move.anchor}"
+        return f"{say(lang, 'cannon')} {cards.shown(move.card, lang)} " + (
+            f"{direction(move.toward, lang)} {say(lang, 'of')} {cards.shown(move.anchor, lang)}"
         )
     return move_text(state, move.model_copy(update={"line": None}), lang)
 
@@ -93,28 +94,26 @@ def _move_as_played(state: State, move: Move, event: Event, lang: str) -> str:
 def _consequences(state: State, event: Event, lang: str) -> list[str]:
     found = []
     if event.get("keg"):
-        found.append(say(lang, "takes_the_keg", keg=event["keg"]))
+        found.append(say(lang, "takes_the_keg", keg=cards.colour_shown(event["keg"], lang)))
     if event.get("completed"):
         found.append(say(lang, "row_is_complete", row=event["row"]))
     if "cleared" in event:
         line = say(lang, "grid_row") if event["line"] == "zeile" else say(lang, "grid_column")
-        won = ", ".join(f"{c['stack']} → {state.name(c['to'])}" for c in event["cleared"])
+        won = ", ".join(
+            f"{cards.shown(c['stack'], lang)} → {state.name(c['to'])}" for c in event["cleared"]
+        )
         found.append(say(lang, "finishes") + f" {line} {event.get('line_label', '')}: {won}")
     return found
 
 
 # --- scoring ---------------------------------------------------------------------------
 def scoring_text(state: State, result: RoundResult, lang: str) -> str:
-    lines = [
-        say(lang, "scoring", round=result.round)
-        + " – "
-        + _reason(state, result, lang)
-    ]
+    lines = [say(lang, "scoring", round=result.round) + " – " + _reason(state, result, lang)]
     for score in result.scores:
         lines.append(f"  {state.name(score.seat)}")
         for item in score.items:
             label = f"    {_item_label(item, lang):<20}{item.points:>+5}   "
-            lines.append(fold(label + " ".join(item.cards), len(label)))
+            lines.append(fold(label + cards.shown_all(item.cards, lang), len(label)))
         lines.append(f"    {say(lang, 'round'):<20}{score.total:>+5}")
     if any(item.doubled for score in result.scores for item in score.items):
         lines.append(say(lang, "doubled"))
@@ -135,7 +134,7 @@ def _reason(state: State, result: RoundResult, lang: str) -> str:
 
 
 def _item_label(item: ScoreItem, lang: str) -> str:
-    colour = item.colour or ""
+    colour = cards.colour_shown(item.colour or "", lang)
     labels = {
         "complete": say(lang, "complete", colour=colour),
         "incomplete": say(lang, "incomplete", colour=colour),
@@ -182,7 +181,7 @@ def private_text(
     if before is not None and before.round == after.round:
         drawn = Counter(after.hands.get(seat, [])) - Counter(before.hands.get(seat, []))
         if drawn:
-            lines.append(say(lang, "drawn") + " ".join(sorted(drawn.elements())))
+            lines.append(say(lang, "drawn") + cards.shown_all(sorted(drawn.elements()), lang))
     for event in events:
         if event.get("seat") != seat:
             continue
