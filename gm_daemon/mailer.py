@@ -204,6 +204,8 @@ class Mailer:
 
     def _nmr_text(self, loaded: Loaded, defaults: Mapping[str, BaseModel]) -> str:
         lang = loaded.lang
+        if not defaults and loaded.engine.resolves_on_receipt:
+            return ""  # "all orders were in" means nothing where one player moves at a time
         if not defaults:
             return "\n" + phrase(lang, "nmr_none") + "\n"
         names = {p.seat: p.name for p in loaded.players}

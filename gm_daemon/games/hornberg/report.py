@@ -18,6 +18,7 @@ from gm_daemon.games.hornberg.model import RoundResult, ScoreItem, State
 from gm_daemon.games.hornberg.play import Move
 from gm_daemon.games.hornberg.tables import table_text
 from gm_daemon.games.hornberg.texts import say
+from gm_daemon.games.hornberg.window import window
 from gm_daemon.games.kit import layout
 from gm_daemon.games.kit.layout import fold
 
@@ -64,7 +65,9 @@ def _event_lines(after: State, event: Event, lang: str) -> list[str]:
 
 
 def played_text(state: State, event: Event, lang: str) -> str:
-    """One play as the report lists it, with the labels the player saw when he made it."""
+    """One play as the report lists it, in the words of the table printed with it: a K&Q
+    cell is named with the labels of that print (they change as the table grows), and by
+    its neighbour when the cannon no longer lies there (cleared, or a new round)."""
     move = Move.model_validate(event["move"])
     text = f"{say(lang, 'turn')} {event['turn']} · {state.name(event['seat'])}: "
     text += _move_as_played(state, move, event, lang)
@@ -80,15 +83,27 @@ def played_text(state: State, event: Event, lang: str) -> str:
 
 def _move_as_played(state: State, move: Move, event: Event, lang: str) -> str:
     if "label" in event and cards.kind(move.card) == "cannon":
-        text = f"{say(lang, 'cannon')} {cards.shown(move.card, lang)} {say(lang, 'at')} "
-        text += event["label"]
+        text = f"{say(lang, 'cannon')} {cards.shown(move.card, lang)}"
         near = near_text(event.get("near"), lang)
-        return text + (f" ({near})" if near else "")
+        label = _printed_label(state, move.card, event)
+        if label is None:
+            return f"{text} {near}" if near else text
+        return f"{text} {say(lang, 'at')} {label}" + (f" ({near})" if near else "")
     if move.toward and move.anchor and cards.kind(move.card) == "cannon":
         return f"{say(lang, 'cannon')} {cards.shown(move.card, lang)} " + (
             f"{direction(move.toward, lang)} {say(lang, 'of')} {cards.shown(move.anchor, lang)}"
         )
     return move_text(state, move.model_copy(update={"line": None}), lang)
+
+
+def _printed_label(state: State, cannon: str, event: Event) -> str | None:
+    """The cell's label in the table printed now, if the cannon still lies there."""
+    xy = event.get("xy")
+    if xy is None or state.round != event["round"] or state.finished:
+        return None
+    if not any(c.xy == tuple(xy) and c.cannon == cannon for c in state.table.cells):
+        return None
+    return window(state.table).label((xy[0], xy[1]))
 
 
 def _consequences(state: State, event: Event, lang: str) -> list[str]:
@@ -98,11 +113,12 @@ def _consequences(state: State, event: Event, lang: str) -> list[str]:
     if event.get("completed"):
         found.append(say(lang, "row_is_complete", row=event["row"]))
     if "cleared" in event:
-        line = say(lang, "grid_row") if event["line"] == "zeile" else say(lang, "grid_column")
+        # the line's printed label was that of the table before; it is gone now: the cards say
+        key = "finishes_row" if event["line"] == "zeile" else "finishes_column"
         won = ", ".join(
             f"{cards.shown(c['stack'], lang)} → {state.name(c['to'])}" for c in event["cleared"]
         )
-        found.append(say(lang, "finishes") + f" {line} {event.get('line_label', '')}: {won}")
+        found.append(say(lang, key) + won)
     return found
 
 
