@@ -304,3 +304,24 @@ def test_every_mail_of_a_short_game(tmp_path: Path, kind: str, lang: str) -> Non
     ids: dict[str, str] = {}
     for label, message in kept.items():
         check_golden(GOLDEN / f"{kind}-{lang}" / f"{label}.txt", h.golden_text(message, ids))
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_drunter_drueber_welcome(tmp_path: Path, lang: str) -> None:
+    """Hornberg's other game: its welcome shows its own order format, and both examples it
+    gives (the play of the player on turn, the PLAN of one who is not) are accepted."""
+    settings = '[games.deadlines]\nturn = "48h"\n[games.options]\nvariant = "drunter-drueber"\n'
+    h = DaemonHarness(tmp_path, games_toml("hornberg", lang, settings))
+    welcome = h.run()
+    marker, plan_marker, turn_word = (
+        ("Beispiel:", "Ein PLAN wäre etwa:", "Zug") if lang == "de"
+        else ("Example:", "A PLAN could be:", "Turn")
+    )  # fmt: skip
+    on_turn = next(m for m in welcome if marker in h.body(m))
+    waiting = next(m for m in welcome if plan_marker in h.body(m))
+    for mail, mark in ((waiting, plan_marker), (on_turn, marker)):
+        name = next(n for n, (email, _) in PLAYERS.items() if email in mail["To"])
+        example = h.body(mail).split(mark, 1)[1].strip().splitlines()[0].strip()
+        accepted(send(h, name, f"{turn_word}: 1\n{example}"), lang)
+    check_all(h, lang)
+    check_golden(GOLDEN / f"hornberg-dd-{lang}" / "welcome.txt", h.golden_text(on_turn, {}))
