@@ -81,9 +81,11 @@ def _duke_text(state: State, move: Move, value: int, lang: str) -> str:
 def orders_text(state: State, orders: Orders, lang: str) -> str:
     """The orders as the player may read them back (acknowledgement, the daemon's NMR list).
     Read orders always hold a play, so orders without one are the NMR default of
-    ``nmr_policy = "skip"``: the turn passes."""
+    ``nmr_policy = "skip"``: the turn passes. A K&Q cell is named by its neighbour: the NMR
+    list stands in the result mail, under a new print whose labels differ."""
     if not orders.moves:
         return say(lang, "turn_passes")
+    orders = orders.model_copy(update={"moves": [lasting(state, m) for m in orders.moves]})
     if orders.plan != "none":
         head = say(lang, "standing_plan_head") if orders.plan == "standing" else "PLAN:"
         return "\n".join(

@@ -1,9 +1,10 @@
 """A PNG of the table, attached to every report (never a hand: only table cards).
 
-Drawn on the toolkit's Pillow base (``games.kit.picture``). Cards are coloured rectangles
+Drawn on the toolkit's Pillow base (``games.kit.picture``), in the game's language (its
+built-in font has no ß, so the German title says "Hornberg"). Cards are coloured rectangles
 with their value; a beer is the amber strip across the lower part of the cannon it covers.
 D&D shows each row with its dukes; K&Q shows the printed window with the same labels as
-the text, and the cells a cannon may go to dashed.
+the text, and the cells a cannon may go to dashed (on an empty table its one cell).
 """
 
 from __future__ import annotations
@@ -135,7 +136,8 @@ def _dd_row(draw: ImageDraw.ImageDraw, row: Row, name: str, y: int, lang: str) -
 def _kq_image(state: State, lang: str) -> Image.Image:
     win = window(state.table)
     occupied = kq.grid(state.table)
-    legal = set(kq.legal_cells(state.table)) if state.table.cells else set()
+    # an empty table: the one printed cell A1 is where the first cannon goes
+    legal = set(kq.legal_cells(state.table)) if state.table.cells else {(win.x0, win.y0)}
     width = MARGIN * 2 + LABEL_W + (CARD_W + GAP) * win.width
     height = MARGIN * 2 + 40 + (CARD_H + GAP) * win.height
     image, draw = _canvas(width, height, _title(state, lang))
