@@ -115,9 +115,7 @@ class Intake:
         engine, lang = loaded.engine, loaded.lang
         on_file = self.referee.orders_on_file(loaded, player.seat)
         try:
-            accepted = read_orders(
-                engine, mail.lines, loaded.state, player.seat, lang, on_file
-            )
+            accepted = read_orders(engine, mail.lines, loaded.state, player.seat, lang, on_file)
         except OrdersRejected as rejected:
             text = render(
                 lang,
@@ -135,16 +133,21 @@ class Intake:
         self.referee.store_orders(loaded, player.seat, accepted.orders, mail.row.id)
         described = engine.describe_orders(loaded.state, player.seat, accepted.orders, lang)
         at_once = engine.resolves_on_receipt and player.seat in engine.owed(loaded.state)
+        # a game that resolves each play on receipt (one player moves at a time) says what
+        # happens now, or that the orders wait for the sender's turn, not a round's deadline
+        template = "accepted"
+        if engine.resolves_on_receipt:
+            template = "accepted-now" if at_once else "accepted-later"
         text = render(
             lang,
-            "accepted",
+            template,
             game_id=loaded.id,
             name=player.name,
             phase_label=loaded.label(),
             orders=described.rstrip(),
             warnings=warnings_text(accepted.warnings, lang),
             deadline=self.referee.deadline_text(loaded),
-            after=phrase(lang, "after_at_once" if at_once else "after_replace"),
+            after=phrase(lang, "after_replace"),
         )
         self._reply(mail, Answer("accepted", text))
         return Verdict("accepted", loaded.id, accepted=True, phase=loaded.row.phase)

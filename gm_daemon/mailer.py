@@ -209,6 +209,8 @@ class Mailer:
         lang = loaded.lang
         if getattr(loaded.engine, "reports_nmr", False):
             return ""
+        if not defaults and loaded.engine.resolves_on_receipt:
+            return ""  # "all orders were in" means nothing where one player moves at a time
         if not defaults:
             return "\n" + phrase(lang, "nmr_none") + "\n"
         names = {p.seat: p.name for p in loaded.players}

@@ -9,7 +9,8 @@ Every mail sent is checked for
 - width: no line over 78 characters outside tables. A line counts as part of a table when
   it has a run of two or more spaces between two non-space characters (aligned columns), or
   starts with "|" or "+-" (ruled tables); everything else is prose and must fit;
-- language: no word of the other language (whole words, case-sensitive; the lists below);
+- language: no word of the other language (whole words, case-sensitive; the lists below,
+  which may hold small patterns such as a game's colour codes);
 - the example: the order example of the welcome mail, sent back by its recipient, is
   accepted.
 
@@ -37,8 +38,12 @@ WIDTH = 78
 TABLE = re.compile(r"\S {2,}\S|^\s*(\||\+-)")  # as gm_daemon.games.kit.layout.is_table_line
 FOREIGN = {
     "en": ["Runde", "Zug", "Befehle", "Spieler", "und", "nicht", "Abgabetermin", "Hallo",
-           "Beispiel", "Jetzt", "gilt", "Sie"],
-    "de": ["Round", "orders", "deadline", "player", "Hello", "the", "and", "Example", "you"],
+           "Beispiel", "Jetzt", "gilt", "Sie",
+           # Hornberg: German colour codes as tokens (ro4, ge3/2, "Kegs: ro,ge"), keywords
+           "(ro|ge|sw|ws)[1-6]?", "DAUERPLAN", "Kanone", "Bier", "Herzog"],
+    "de": ["Round", "orders", "deadline", "player", "Hello", "the", "and", "Example", "you",
+           # Hornberg: English colour codes (re4, ye3/2, bk1, wh6) and words
+           "(re|ye|bk|wh)[1-6]", "STANDING", "Salute", "cannon", "beer", "duke"],
 }  # fmt: skip
 ACCEPTED = {"de": "Befehle angenommen", "en": "orders accepted"}
 REJECTED = {"de": "NICHT angenommen", "en": "NOT accepted"}
@@ -343,3 +348,24 @@ def test_every_mail_of_a_short_game(tmp_path: Path, kind: str, lang: str) -> Non
     ids: dict[str, str] = {}
     for label, message in kept.items():
         check_golden(GOLDEN / f"{kind}-{lang}" / f"{label}.txt", h.golden_text(message, ids))
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_drunter_drueber_welcome(tmp_path: Path, lang: str) -> None:
+    """Hornberg's other game: its welcome shows its own order format, and both examples it
+    gives (the play of the player on turn, the PLAN of one who is not) are accepted."""
+    settings = '[games.deadlines]\nturn = "48h"\n[games.options]\nvariant = "drunter-drueber"\n'
+    h = DaemonHarness(tmp_path, games_toml("hornberg", lang, settings))
+    welcome = h.run()
+    marker, plan_marker, turn_word = (
+        ("Beispiel:", "Ein PLAN wäre etwa:", "Zug") if lang == "de"
+        else ("Example:", "A PLAN could be:", "Turn")
+    )  # fmt: skip
+    on_turn = next(m for m in welcome if marker in h.body(m))
+    waiting = next(m for m in welcome if plan_marker in h.body(m))
+    for mail, mark in ((waiting, plan_marker), (on_turn, marker)):
+        name = next(n for n, (email, _) in PLAYERS.items() if email in mail["To"])
+        example = h.body(mail).split(mark, 1)[1].strip().splitlines()[0].strip()
+        accepted(send(h, name, f"{turn_word}: 1\n{example}"), lang)
+    check_all(h, lang)
+    check_golden(GOLDEN / f"hornberg-dd-{lang}" / "welcome.txt", h.golden_text(on_turn, {}))

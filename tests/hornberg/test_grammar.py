@@ -90,6 +90,11 @@ CASES = [
     ("H7 auf C2 Spalte", Written(duke(7), "on", cell="C2", line="spalte")),
     ("duke 7 on grn1 column", Written(duke(7), "on", on=cannon("gr", 1), line="spalte")),
     ("H7 auf gr1", Written(duke(7), "on", on=cannon("gr", 1))),
+    # the two-letter codes an English mail shows (re ye bl gr bk wh)
+    ("re4 E of ye2", Written(RO4, "rel", toward="O", anchor=GE2)),
+    ("cannon bk3 at B4", Written(cannon("sw", 3), "cell", cell="B4")),
+    ("beer 8 on wh3", Written(beer(8), "on", on=cannon("ws", 3))),
+    ("re4 right of ye2", Written(RO4, "rel", toward="O", anchor=GE2)),
 ]
 
 
@@ -105,6 +110,11 @@ def test_headers_plans_and_done() -> None:
     assert parsed("FERTIG") == [Ignored()]
     assert parsed("PLAN:") == [PlanHead(standing=False)]
     assert parsed("Dauerplan:") == [PlanHead(standing=True)]
+    assert parsed("STANDING PLAN:") == [PlanHead(standing=True)]
+    assert parsed("Standing plan: re4 E of ye2") == [
+        PlanHead(standing=True),
+        Written(RO4, "rel", toward="O", anchor=GE2),
+    ]
     assert parsed("PLAN: ro4 O von ge2") == [
         PlanHead(standing=False),
         Written(RO4, "rel", toward="O", anchor=GE2),

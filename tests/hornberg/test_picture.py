@@ -5,9 +5,10 @@ from __future__ import annotations
 import io
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
-from gm_daemon.games.hornberg.picture import table_png
+from gm_daemon.games.hornberg.picture import _title, table_png
+from gm_daemon.games.kit.picture import text_size
 from tests.scenarios import load_scenario
 
 from .position import build
@@ -29,8 +30,24 @@ def image_of(scenario_file: str) -> Image.Image:
 def test_kq_picture_shows_the_printed_window(scenario_file: str, columns: int, rows: int) -> None:
     image = image_of(scenario_file)
     assert image.format == "PNG"
-    assert image.width == 16 * 2 + 40 + 56 * columns
+    assert image.width == max(16 * 2 + 40 + 56 * columns, title_width(scenario_file))
     assert image.height == 16 * 2 + 40 + 74 * rows
+
+
+def title_width(scenario_file: str) -> int:
+    """A small table is widened to its title, which must never be clipped."""
+    spec = load_scenario(SCENARIO_DIR / scenario_file)
+    probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    return 16 * 2 + text_size(probe, _title(build(spec["position"]), "de"), 14)[0]
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_title_fits_even_the_empty_table(lang: str) -> None:
+    spec = load_scenario(SCENARIO_DIR / "kq-empty-table.toml")
+    state = build(spec["position"])
+    image = Image.open(io.BytesIO(table_png(state, lang)))
+    probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    assert image.width >= 16 * 2 + text_size(probe, _title(state, lang), 14)[0]
 
 
 def test_dd_picture_has_three_rows_as_long_as_the_longest() -> None:

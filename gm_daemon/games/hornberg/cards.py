@@ -4,9 +4,12 @@ A code is the card's whole identity. Cannons and dukes exist once each; beers of
 value are interchangeable, so ``B5`` names any of them. Hands, the pile and the table hold
 plain codes, which keeps the stored state small, readable and easy to compare.
 
-Colours are written with two-letter German codes (rot → ``ro``). The rule text names only
-red, yellow and blue (A-3); the other three are placeholders, so the colour set is
-configurable from a small palette whose spellings the order grammar knows.
+Colours are stored with two-letter German codes (rot → ``ro``), the state's and the
+config's one spelling. A mail shows them in its language (``shown``): an English game
+writes ``re4``, ``ye2``, ``bk3``; blue and green are ``bl`` and ``gr`` in both languages. The
+order grammar reads every spelling of either language. The rule text names only red, yellow
+and blue (A-3); the other three are placeholders, so the colour set is configurable from a
+small palette.
 """
 
 from __future__ import annotations
@@ -33,21 +36,22 @@ class Colour:
     code: str
     de: str
     en: str
+    en_code: str  # the two letters an English mail shows
     spellings: tuple[str, ...]  # every written form the grammar accepts, folded
 
 
 PALETTE: dict[str, Colour] = {
     c.code: c
     for c in (
-        Colour("ro", "rot", "red", ("ro", "rot", "red")),
-        Colour("ge", "gelb", "yellow", ("ge", "gelb", "yel", "yellow")),
-        Colour("bl", "blau", "blue", ("bl", "blau", "blu", "blue")),
-        Colour("gr", "grün", "green", ("gr", "gruen", "grn", "green")),
-        Colour("sw", "schwarz", "black", ("sw", "schwarz", "blk", "black")),
-        Colour("ws", "weiß", "white", ("ws", "weiss", "wht", "white")),
-        Colour("li", "lila", "purple", ("li", "lila", "pur", "purple")),
-        Colour("or", "orange", "orange", ("or", "orange", "ora")),
-        Colour("br", "braun", "brown", ("br", "braun", "brn", "brown")),
+        Colour("ro", "rot", "red", "re", ("ro", "rot", "re", "red")),
+        Colour("ge", "gelb", "yellow", "ye", ("ge", "gelb", "ye", "yel", "yellow")),
+        Colour("bl", "blau", "blue", "bl", ("bl", "blau", "blu", "blue")),
+        Colour("gr", "grün", "green", "gr", ("gr", "gruen", "grn", "green")),
+        Colour("sw", "schwarz", "black", "bk", ("sw", "schwarz", "bk", "blk", "black")),
+        Colour("ws", "weiß", "white", "wh", ("ws", "weiss", "wh", "wht", "white")),
+        Colour("li", "lila", "purple", "pu", ("li", "lila", "pu", "pur", "purple")),
+        Colour("or", "orange", "orange", "or", ("or", "orange", "ora")),
+        Colour("br", "braun", "brown", "br", ("br", "braun", "brn", "brown")),
     )
 }
 
@@ -57,6 +61,25 @@ _SPELLING_TO_CODE = {spelling: c.code for c in PALETTE.values() for spelling in 
 def colour_code(written: str) -> str | None:
     """The palette code for a written colour (already folded), or None."""
     return _SPELLING_TO_CODE.get(written.lower())
+
+
+def colour_shown(colour: str, lang: str) -> str:
+    """A colour code as a mail in ``lang`` shows it: ``ro`` → ``re`` in English."""
+    found = PALETTE.get(colour)
+    return found.en_code if found is not None and lang == "en" else colour
+
+
+def shown(code: str, lang: str) -> str:
+    """A card code (or a stack ``ro3/2``) as a mail in ``lang`` shows it; beers and dukes
+    keep the letters printed on the cards (B, H)."""
+    head, slash, beer = code.partition("/")
+    if len(head) >= 3 and head[:-1] in PALETTE and head[-1].isdigit():
+        head = colour_shown(head[:-1], lang) + head[-1]
+    return head + slash + beer
+
+
+def shown_all(codes: Iterable[str], lang: str, sep: str = " ") -> str:
+    return sep.join(shown(code, lang) for code in codes)
 
 
 @dataclass(frozen=True)

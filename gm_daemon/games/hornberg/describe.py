@@ -31,7 +31,7 @@ def near_text(near: Sequence[str] | None, lang: str) -> str:
     """``["W", "ro3"]`` → "W von ro3" / "W of ro3"."""
     if not near:
         return ""
-    return f"{direction(near[0], lang)} {say(lang, 'of')} {near[1]}"
+    return f"{direction(near[0], lang)} {say(lang, 'of')} {cards.shown(near[1], lang)}"
 
 
 def line_word(kind: str, lang: str) -> str:
@@ -43,7 +43,7 @@ def line_word(kind: str, lang: str) -> str:
 
 def hand_text(state: State, seat: str, lang: str) -> str:
     hand = cards.sorted_hand(state.hands.get(seat, []), state.options.colours)
-    return say(lang, "your_hand") + f" ({len(hand)}): " + (" ".join(hand) or "–")
+    return say(lang, "your_hand") + f" ({len(hand)}): " + (cards.shown_all(hand, lang) or "–")
 
 
 # --- one play ----------------------------------------------------------------------------
@@ -51,22 +51,22 @@ def move_text(state: State, move: Move, lang: str) -> str:
     kind = cards.kind(move.card)
     value = cards.value(move.card)
     if kind == "beer":
-        return say(lang, "beer_on", value=value, cannon=move.on)
+        return say(lang, "beer_on", value=value, cannon=cards.shown(move.on or "", lang))
     if kind == "duke":
         return _duke_text(state, move, value, lang)
     return _cannon_text(state, move, lang)
 
 
 def _cannon_text(state: State, move: Move, lang: str) -> str:
-    word = say(lang, "cannon")
+    word = f"{say(lang, 'cannon')} {cards.shown(move.card, lang)}"
     if move.row is not None:
-        return f"{word} {move.card} " + say(lang, "to_row") + ROW_NAMES[move.row]
+        return f"{word} " + say(lang, "to_row") + ROW_NAMES[move.row]
     if move.toward is not None and move.anchor is not None:
-        return f"{word} {move.card} {near_text([move.toward, move.anchor], lang)}"
+        return f"{word} {near_text([move.toward, move.anchor], lang)}"
     if move.cell is None or not state.table.cells:
-        return f"{word} {move.card}"
+        return word
     label = window(state.table).label(move.cell)
-    return f"{word} {move.card} {say(lang, 'at')} {label}"
+    return f"{word} {say(lang, 'at')} {label}"
 
 
 def _duke_text(state: State, move: Move, value: int, lang: str) -> str:
@@ -74,18 +74,20 @@ def _duke_text(state: State, move: Move, value: int, lang: str) -> str:
     if move.row is not None:
         verb = say(lang, "shortens") if move.shorten else say(lang, "extends")
         return f"{word} {value} {verb} {say(lang, 'row')} {ROW_NAMES[move.row]}"
-    text = f"{word} {value} {say(lang, 'on')} {move.on}"
+    text = f"{word} {value} {say(lang, 'on')} {cards.shown(move.on or '', lang)}"
     return text + (" " + line_word(move.line, lang) if move.line else "")
 
 
 def orders_text(state: State, orders: Orders, lang: str) -> str:
     """The orders as the player may read them back (acknowledgement, the daemon's NMR list).
     Read orders always hold a play, so orders without one are the NMR default of
-    ``nmr_policy = "skip"``: the turn passes."""
+    ``nmr_policy = "skip"``: the turn passes. A K&Q cell is named by its neighbour: the NMR
+    list stands in the result mail, under a new print whose labels differ."""
     if not orders.moves:
         return say(lang, "turn_passes")
+    orders = orders.model_copy(update={"moves": [lasting(state, m) for m in orders.moves]})
     if orders.plan != "none":
-        head = "DAUERPLAN:" if orders.plan == "standing" else "PLAN:"
+        head = say(lang, "standing_plan_head") if orders.plan == "standing" else "PLAN:"
         return "\n".join(
             [head, *(f"{i}. {move_text(state, m, lang)}" for i, m in enumerate(orders.moves, 1))]
         )
@@ -161,10 +163,11 @@ def _dd_groups(state: State, moves: list[Move], lang: str) -> list[str]:
     if cannons:
         rows = [ROW_NAMES[int(r)] for r in _targets(moves, cannons[0], "row")]
         word = say(lang, "cannon_heading")
-        lines.append(f"  {word} {', '.join(cannons)} → {say(lang, 'row')} " + ", ".join(rows))
+        shown = cards.shown_all(cannons, lang, ", ")
+        lines.append(f"  {word} {shown} → {say(lang, 'row')} " + ", ".join(rows))
     beers = _cards_of(state, moves, "beer")
     if beers:
-        free = dd.free_cannons(state.table)
+        free = [cards.shown(c, lang) for c in dd.free_cannons(state.table)]
         lines.append(
             f"  {say(lang, 'beer_heading')} {', '.join(beers)} → "
             f"{say(lang, 'on')} {', '.join(free)}"
@@ -193,11 +196,12 @@ def _kq_groups(state: State, moves: list[Move], lang: str) -> list[str]:
     cannons = _cards_of(state, moves, "cannon")
     if cannons:
         lines.append(
-            f"  {say(lang, 'cannon_heading')} {', '.join(cannons)} → " + _cells_text(state, lang)
+            f"  {say(lang, 'cannon_heading')} {cards.shown_all(cannons, lang, ', ')} → "
+            + _cells_text(state, lang)
         )
     beers = _cards_of(state, moves, "beer")
     if beers:
-        free = _targets(moves, beers[0], "on")
+        free = [cards.shown(c, lang) for c in _targets(moves, beers[0], "on")]
         lines.append(
             f"  {say(lang, 'beer_heading')} {', '.join(beers)} → "
             f"{say(lang, 'on')} {', '.join(free)}"
@@ -225,7 +229,7 @@ def _finish_text(state: State, lang: str) -> str:
     by_cannon: dict[str, list[str]] = {}
     for line in kq.finishable(state.table):
         name = line_name(win, line.kind, line.index, lang)
-        by_cannon.setdefault(line.free[0].cannon, []).append(name)
+        by_cannon.setdefault(cards.shown(line.free[0].cannon, lang), []).append(name)
     parts = []
     for cannon, names in by_cannon.items():
         if len(names) == 1:

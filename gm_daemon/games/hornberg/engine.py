@@ -42,7 +42,7 @@ class Hornberg:
     kind: ClassVar[str] = "hornberg"
     title: ClassVar[Mapping[Lang, str]] = {
         "de": "Das Hornberger Schießen",
-        "en": "Das Hornberger Schießen (The Hornberg Salute)",
+        "en": "The Hornberg Salute",  # the German name once, in the welcome's heading
     }
     Options = Options
     State = State
@@ -128,7 +128,7 @@ class Hornberg:
     def welcome(self, state: State, seat: str, lang: Lang) -> Report:
         public = "\n".join(
             [
-                f"{self.title[lang]} – {variant_name(state)}",
+                say(lang, "game_heading", variant=variant_name(state)),
                 "",
                 _seating(state, lang),
                 deal_text(state, lang),
@@ -188,7 +188,7 @@ def _seating(state: State, lang: str) -> str:
 def _picture(state: State, lang: Lang) -> Attachment:
     """The table as a picture, named in the game's language (turn = Zug)."""
     turn = "zug" if lang == "de" else "turn"
-    return Attachment(f"hornberg-{turn}-{state.turn}.png", "image/png", table_png(state))
+    return Attachment(f"hornberg-{turn}-{state.turn}.png", "image/png", table_png(state, lang))
 
 
 def public_view(state: State) -> dict[str, Any]:

@@ -20,7 +20,8 @@ _VALUES = {"cannon": cards.CANNON_VALUES, "beer": cards.BEER_VALUES, "duke": car
 def card_code(state: State, ref: CardRef) -> str | Refusal:
     """The card code, or why no such card exists in this game."""
     if ref.kind == "cannon" and ref.colour not in state.options.colours:
-        return Refusal("unknown_colour", {"written": ref.text, "colours": _colours(state)})
+        colours = list(state.options.colours)  # shown in the mail's language by the reader
+        return Refusal("unknown_colour", {"written": ref.text, "colours": colours})
     if ref.value not in _VALUES[ref.kind]:
         return Refusal("no_such_card", {"written": ref.text, "kind": ref.kind})
     return ref.code
@@ -106,7 +107,3 @@ def _cannon_at_label(state: State, label: str) -> str | Refusal:
     if cell is None:
         return Refusal("empty_cell", {"label": label})
     return cell.cannon
-
-
-def _colours(state: State) -> str:
-    return ", ".join(state.options.colours)

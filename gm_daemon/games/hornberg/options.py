@@ -17,6 +17,7 @@ from gm_daemon.games.hornberg.cards import (
     DEFAULT_BEER_COUNTS,
     DEFAULT_COLOURS,
     PALETTE,
+    colour_code,
 )
 from gm_daemon.games.text import fold
 
@@ -91,10 +92,13 @@ class Options(BaseModel):
     @field_validator("colours")
     @classmethod
     def _palette_colours(cls, colours: tuple[str, ...]) -> tuple[str, ...]:
-        colours = tuple(c.strip().lower() for c in colours)
-        unknown = [c for c in colours if c not in PALETTE]
+        """Colours by meaning: any spelling of either language ("ro", "re", "red", "rot")
+        becomes the stored code; mails show it in the game's language (``cards.shown``)."""
+        codes = tuple(colour_code(fold(c).strip()) or "" for c in colours)
+        unknown = [c for c, code in zip(colours, codes, strict=True) if not code]
         if unknown:
-            raise ValueError(f"unknown colours {unknown}; choose from {', '.join(PALETTE)}")
-        if len(set(colours)) != len(colours) or len(colours) < 2:
-            raise ValueError("colours must be at least 2 different codes")
-        return colours
+            known = ", ".join(f"{c.code} ({c.de}/{c.en})" for c in PALETTE.values())
+            raise ValueError(f"unknown colours {unknown}; choose from {known}")
+        if len(set(codes)) != len(codes) or len(codes) < 2:
+            raise ValueError("colours must be at least 2 different colours")
+        return codes

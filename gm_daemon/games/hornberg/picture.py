@@ -1,9 +1,10 @@
 """A PNG of the table, attached to every report (never a hand: only table cards).
 
-Drawn on the toolkit's Pillow base (``games.kit.picture``). Cards are coloured rectangles
+Drawn on the toolkit's Pillow base (``games.kit.picture``), in the game's language (its
+built-in font has no ß, so the German title says "Hornberg"). Cards are coloured rectangles
 with their value; a beer is the amber strip across the lower part of the cannon it covers.
 D&D shows each row with its dukes; K&Q shows the printed window with the same labels as
-the text, and the cells a cannon may go to dashed.
+the text, and the cells a cannon may go to dashed (on an empty table its one cell).
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ from PIL import Image, ImageDraw
 from gm_daemon.games.hornberg import cards, kq
 from gm_daemon.games.hornberg.dd import ROW_NAMES
 from gm_daemon.games.hornberg.model import Row, State
+from gm_daemon.games.hornberg.texts import say
 from gm_daemon.games.hornberg.window import window
-from gm_daemon.games.kit.picture import canvas, font, png_bytes
+from gm_daemon.games.kit.picture import canvas, font, latin1, png_bytes, text_size
 
 CARD_W, CARD_H, GAP, MARGIN = 48, 66, 8, 16
 LABEL_W = 40
@@ -36,28 +38,33 @@ COLOURS = {
 LIGHT = {"ge", "ws", "or"}  # colours that need dark text
 
 
-def table_png(state: State) -> bytes:
-    return png_bytes(_dd_image(state) if state.variant == "dd" else _kq_image(state))
+def table_png(state: State, lang: str = "de") -> bytes:
+    """The table in the words and colour codes of the game's language."""
+    return png_bytes(_dd_image(state, lang) if state.variant == "dd" else _kq_image(state, lang))
 
 
 def _canvas(width: int, height: int, title: str) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """A canvas at least as wide as its title, so a small table does not clip it."""
+    probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    width = max(width, MARGIN * 2 + text_size(probe, title, 14)[0])
     image, draw = canvas(width, height, PAPER)
     draw.text((MARGIN, MARGIN // 2), title, fill=INK, font=font(14))
     return image, draw
 
 
-def _title(state: State) -> str:
-    if state.finished:
-        return f"Hornberg - Runde/round {state.round} - Ende/end"
-    return f"Hornberg - Runde/round {state.round} - Zug/turn {state.turn}"
+def _title(state: State, lang: str) -> str:
+    key = "picture_title_over" if state.finished else "picture_title"
+    return latin1(say(lang, key, round=state.round, turn=state.turn))
 
 
-def _card(draw: ImageDraw.ImageDraw, x: int, y: int, cannon: str, beer: str | None) -> None:
+def _card(
+    draw: ImageDraw.ImageDraw, x: int, y: int, cannon: str, beer: str | None, lang: str
+) -> None:
     colour = cards.colour(cannon)
     fill = COLOURS.get(colour, (128, 128, 128))
     text = INK if colour in LIGHT else (255, 255, 255)
     draw.rounded_rectangle((x, y, x + CARD_W, y + CARD_H), 6, fill=fill, outline=INK, width=2)
-    draw.text((x + 6, y + 4), cannon, fill=text, font=font(13))
+    draw.text((x + 6, y + 4), cards.shown(cannon, lang), fill=text, font=font(13))
     draw.text(
         (x + CARD_W // 2, y + 28), str(cards.value(cannon)), fill=text, font=font(20), anchor="mm"
     )
@@ -91,19 +98,19 @@ def _duke(draw: ImageDraw.ImageDraw, x: int, y: int, text: str) -> None:
 
 
 # --- Drunter & Drüber -------------------------------------------------------------------
-def _dd_image(state: State) -> Image.Image:
+def _dd_image(state: State, lang: str) -> Image.Image:
     rows = state.table.rows
     longest = max((max(r.length, len(r.stacks)) for r in rows), default=1)
     width = MARGIN * 2 + LABEL_W + (CARD_W + GAP) * (longest + 2)
     height = MARGIN * 2 + 20 + (CARD_H + GAP) * len(rows)
-    image, draw = _canvas(width, height, _title(state))
+    image, draw = _canvas(width, height, _title(state, lang))
     for index, row in enumerate(rows):
         y = MARGIN + 20 + index * (CARD_H + GAP)
-        _dd_row(draw, row, ROW_NAMES[index], y)
+        _dd_row(draw, row, ROW_NAMES[index], y, lang)
     return image
 
 
-def _dd_row(draw: ImageDraw.ImageDraw, row: Row, name: str, y: int) -> None:
+def _dd_row(draw: ImageDraw.ImageDraw, row: Row, name: str, y: int, lang: str) -> None:
     draw.text((MARGIN, y + CARD_H // 2), name, fill=INK, font=font(16), anchor="lm")
     x = MARGIN + LABEL_W
     dukes = f"H{row.base}" + "".join(f"+{v}" for v in row.extenders)
@@ -118,7 +125,7 @@ def _dd_row(draw: ImageDraw.ImageDraw, row: Row, name: str, y: int) -> None:
     )
     x += 2 * (CARD_W + GAP)
     for stack in row.stacks:
-        _card(draw, x, y, stack.cannon, stack.beer)
+        _card(draw, x, y, stack.cannon, stack.beer, lang)
         x += CARD_W + GAP
     for _ in range(row.length - len(row.stacks)):
         _slot(draw, x, y)
@@ -126,13 +133,14 @@ def _dd_row(draw: ImageDraw.ImageDraw, row: Row, name: str, y: int) -> None:
 
 
 # --- Kreuz & Quer -----------------------------------------------------------------------
-def _kq_image(state: State) -> Image.Image:
+def _kq_image(state: State, lang: str) -> Image.Image:
     win = window(state.table)
     occupied = kq.grid(state.table)
-    legal = set(kq.legal_cells(state.table)) if state.table.cells else set()
+    # an empty table: the one printed cell A1 is where the first cannon goes
+    legal = set(kq.legal_cells(state.table)) if state.table.cells else {(win.x0, win.y0)}
     width = MARGIN * 2 + LABEL_W + (CARD_W + GAP) * win.width
     height = MARGIN * 2 + 40 + (CARD_H + GAP) * win.height
-    image, draw = _canvas(width, height, _title(state))
+    image, draw = _canvas(width, height, _title(state, lang))
     top = MARGIN + 40
     for i in range(win.width):
         x = MARGIN + LABEL_W + i * (CARD_W + GAP) + CARD_W // 2
@@ -145,7 +153,7 @@ def _kq_image(state: State) -> Image.Image:
         for i, xy in enumerate(row):
             x = MARGIN + LABEL_W + i * (CARD_W + GAP)
             if xy in occupied:
-                _card(draw, x, y, occupied[xy].cannon, occupied[xy].beer)
+                _card(draw, x, y, occupied[xy].cannon, occupied[xy].beer, lang)
             elif xy in legal:
                 _slot(draw, x, y)
     return image

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from lark import Lark
 from lark.exceptions import UnexpectedEOF, UnexpectedInput
 
-from gm_daemon.games.hornberg import rules
+from gm_daemon.games.hornberg import cards, rules
 from gm_daemon.games.hornberg.describe import legal_text, line_word
 from gm_daemon.games.hornberg.interpret import to_move
 from gm_daemon.games.hornberg.model import State
@@ -254,6 +254,12 @@ class Reader:
         params = dict(refusal.params)
         if "line" in params:
             params["line"] = line_word(params["line"], self.lang)
+        for name in ("card", "cannon"):  # the player reads codes as his mails show them
+            if isinstance(params.get(name), str):
+                params[name] = cards.shown(params[name], self.lang)
+        if isinstance(params.get("colours"), list):
+            shown = [cards.colour_shown(c, self.lang) for c in params["colours"]]
+            params["colours"] = ", ".join(shown)
         self.problem(line, kind, key, hint, **params)
 
 

@@ -18,6 +18,7 @@ from gm_daemon.games.hornberg.model import RoundResult, ScoreItem, State
 from gm_daemon.games.hornberg.play import Move
 from gm_daemon.games.hornberg.tables import table_text
 from gm_daemon.games.hornberg.texts import say
+from gm_daemon.games.hornberg.window import window
 from gm_daemon.games.kit import layout
 from gm_daemon.games.kit.layout import fold
 
@@ -48,7 +49,8 @@ def _event_lines(after: State, event: Event, lang: str) -> list[str]:
         turn = say(lang, "turn")
         return [f"{turn} {event['turn']} · {name}: " + say(lang, "nmr_turn_passes")]
     if kind == "out":
-        hand = " ".join(cards.sorted_hand(event["hand"], after.options.colours)) or "–"
+        hand = cards.shown_all(cards.sorted_hand(event["hand"], after.options.colours), lang)
+        hand = hand or "–"
         return [say(lang, "out_for_round", name=name, hand=hand)]
     if kind == "round_end":
         result = next(r for r in after.history if r.round == event["round"])
@@ -63,7 +65,9 @@ def _event_lines(after: State, event: Event, lang: str) -> list[str]:
 
 
 def played_text(state: State, event: Event, lang: str) -> str:
-    """One play as the report lists it, with the labels the player saw when he made it."""
+    """One play as the report lists it, in the words of the table printed with it: a K&Q
+    cell is named with the labels of that print (they change as the table grows), and by
+    its neighbour when the cannon no longer lies there (cleared, or a new round)."""
     move = Move.model_validate(event["move"])
     text = f"{say(lang, 'turn')} {event['turn']} · {state.name(event['seat'])}: "
     text += _move_as_played(state, move, event, lang)
@@ -79,42 +83,53 @@ def played_text(state: State, event: Event, lang: str) -> str:
 
 def _move_as_played(state: State, move: Move, event: Event, lang: str) -> str:
     if "label" in event and cards.kind(move.card) == "cannon":
-        text = f"{say(lang, 'cannon')} {move.card} {say(lang, 'at')} "
-        text += event["label"]
+        text = f"{say(lang, 'cannon')} {cards.shown(move.card, lang)}"
         near = near_text(event.get("near"), lang)
-        return text + (f" ({near})" if near else "")
+        label = _printed_label(state, move.card, event)
+        if label is None:
+            return f"{text} {near}" if near else text
+        return f"{text} {say(lang, 'at')} {label}" + (f" ({near})" if near else "")
     if move.toward and move.anchor and cards.kind(move.card) == "cannon":
-        return f"{say(lang, 'cannon')} {move.card} " + (
-            f"{direction(move.toward, lang)} {say(lang, 'of')} {move.anchor}"
+        return f"{say(lang, 'cannon')} {cards.shown(move.card, lang)} " + (
+            f"{direction(move.toward, lang)} {say(lang, 'of')} {cards.shown(move.anchor, lang)}"
         )
     return move_text(state, move.model_copy(update={"line": None}), lang)
+
+
+def _printed_label(state: State, cannon: str, event: Event) -> str | None:
+    """The cell's label in the table printed now, if the cannon still lies there."""
+    xy = event.get("xy")
+    if xy is None or state.round != event["round"] or state.finished:
+        return None
+    if not any(c.xy == tuple(xy) and c.cannon == cannon for c in state.table.cells):
+        return None
+    return window(state.table).label((xy[0], xy[1]))
 
 
 def _consequences(state: State, event: Event, lang: str) -> list[str]:
     found = []
     if event.get("keg"):
-        found.append(say(lang, "takes_the_keg", keg=event["keg"]))
+        found.append(say(lang, "takes_the_keg", keg=cards.colour_shown(event["keg"], lang)))
     if event.get("completed"):
         found.append(say(lang, "row_is_complete", row=event["row"]))
     if "cleared" in event:
-        line = say(lang, "grid_row") if event["line"] == "zeile" else say(lang, "grid_column")
-        won = ", ".join(f"{c['stack']} → {state.name(c['to'])}" for c in event["cleared"])
-        found.append(say(lang, "finishes") + f" {line} {event.get('line_label', '')}: {won}")
+        # the line's printed label was that of the table before; it is gone now: the cards say
+        key = "finishes_row" if event["line"] == "zeile" else "finishes_column"
+        won = ", ".join(
+            f"{cards.shown(c['stack'], lang)} → {state.name(c['to'])}" for c in event["cleared"]
+        )
+        found.append(say(lang, key) + won)
     return found
 
 
 # --- scoring ---------------------------------------------------------------------------
 def scoring_text(state: State, result: RoundResult, lang: str) -> str:
-    lines = [
-        say(lang, "scoring", round=result.round)
-        + " – "
-        + _reason(state, result, lang)
-    ]
+    lines = [say(lang, "scoring", round=result.round) + " – " + _reason(state, result, lang)]
     for score in result.scores:
         lines.append(f"  {state.name(score.seat)}")
         for item in score.items:
             label = f"    {_item_label(item, lang):<20}{item.points:>+5}   "
-            lines.append(fold(label + " ".join(item.cards), len(label)))
+            lines.append(fold(label + cards.shown_all(item.cards, lang), len(label)))
         lines.append(f"    {say(lang, 'round'):<20}{score.total:>+5}")
     if any(item.doubled for score in result.scores for item in score.items):
         lines.append(say(lang, "doubled"))
@@ -135,7 +150,7 @@ def _reason(state: State, result: RoundResult, lang: str) -> str:
 
 
 def _item_label(item: ScoreItem, lang: str) -> str:
-    colour = item.colour or ""
+    colour = cards.colour_shown(item.colour or "", lang)
     labels = {
         "complete": say(lang, "complete", colour=colour),
         "incomplete": say(lang, "incomplete", colour=colour),
@@ -182,7 +197,7 @@ def private_text(
     if before is not None and before.round == after.round:
         drawn = Counter(after.hands.get(seat, [])) - Counter(before.hands.get(seat, []))
         if drawn:
-            lines.append(say(lang, "drawn") + " ".join(sorted(drawn.elements())))
+            lines.append(say(lang, "drawn") + cards.shown_all(sorted(drawn.elements()), lang))
     for event in events:
         if event.get("seat") != seat:
             continue

@@ -48,9 +48,9 @@ def _kegs_line(state: State, lang: str) -> str:
     for colour in state.options.colours:
         holder = state.table.kegs.get(colour)
         if holder:
-            held.setdefault(holder, []).append(colour)
+            held.setdefault(holder, []).append(cards.colour_shown(colour, lang))
     owners = [f"{state.name(s)} {','.join(held[s])}" for s in state.seat_ids if s in held]
-    free = [c for c in state.options.colours if c not in state.table.kegs]
+    free = [cards.colour_shown(c, lang) for c in state.options.colours if c not in state.table.kegs]
     text = say(lang, "kegs") + (" · ".join(owners) or "–")
     if free:
         text += say(lang, "still_free") + ",".join(free) + ")"
@@ -62,7 +62,7 @@ def _dd_rows(state: State, lang: str) -> list[str]:
     lines = []
     for index, row in enumerate(state.table.rows):
         lines.append(_dd_row_head(ROW_NAMES[index], row, lang))
-        lines += _dd_row_cards(row)
+        lines += _dd_row_cards(row, lang)
     return lines
 
 
@@ -80,8 +80,8 @@ def _dd_row_head(name: str, row: Row, lang: str) -> str:
     return f"  {word} {name:<4}{dukes:<12} {length} {row.length:>2}, {cannons}, {status}"
 
 
-def _dd_row_cards(row: Row) -> list[str]:
-    shown = [stack_text(s.cannon, s.beer) for s in row.stacks]
+def _dd_row_cards(row: Row, lang: str) -> list[str]:
+    shown = [cards.shown(stack_text(s.cannon, s.beer), lang) for s in row.stacks]
     shown += ["[ ]"] * max(0, row.length - len(row.stacks))
     if not shown:
         return []
@@ -103,7 +103,7 @@ def _kq_extras(state: State, lang: str) -> list[str]:
     ]
     won = [
         f"{state.name(s)} {sum(cards.value(c) for c in table.collected[s])} "
-        f"({' '.join(table.collected[s])})"
+        f"({cards.shown_all(table.collected[s], lang)})"
         for s in state.seat_ids
         if table.collected.get(s)
     ]
@@ -122,16 +122,16 @@ def kq_grid_text(state: State, lang: str) -> str:
     numbers = "".join(f"{i + 1:^{CELL_WIDTH}}{GAP}" for i in range(win.width))
     lines = ["      " + numbers.rstrip()]
     for j, row in enumerate(win.cells()):
-        shown = [_cell_text(xy, occupied, legal) for xy in row]
+        shown = [_cell_text(xy, occupied, legal, lang) for xy in row]
         lines.append(f"  {chr(ord('A') + j)}   " + GAP.join(shown).rstrip())
     lines.append(say(lang, "kq_legend"))
     return "\n".join(lines)
 
 
-def _cell_text(xy: XY, occupied: dict[XY, Cell], legal: set[XY]) -> str:
+def _cell_text(xy: XY, occupied: dict[XY, Cell], legal: set[XY], lang: str) -> str:
     if xy in occupied:
         cell = occupied[xy]
-        return f"{stack_text(cell.cannon, cell.beer):<{CELL_WIDTH}}"
+        return f"{cards.shown(stack_text(cell.cannon, cell.beer), lang):<{CELL_WIDTH}}"
     return "[   ]" if xy in legal else f"{'.':^{CELL_WIDTH}}"
 
 
@@ -145,7 +145,7 @@ def _kq_lines(state: State, lang: str) -> list[str]:
     win = window(state.table)
     on = say(lang, "on")
     finishable = [
-        f"{line_name(win, ln.kind, ln.index, lang)} ({on} {ln.free[0].cannon})"
+        f"{line_name(win, ln.kind, ln.index, lang)} ({on} {cards.shown(ln.free[0].cannon, lang)})"
         for ln in sorted(kq.finishable(state.table), key=lambda ln: (ln.kind != "zeile", ln.index))
     ]
     blocked = [line_name(win, ln.kind, ln.index, lang) for ln in kq.blocked(state.table)]

@@ -92,7 +92,7 @@ class ToWritten(Transformer[Token, list[Item]]):
         return [head] if play is None else [head, play]
 
     def plan_head(self, word: Token) -> PlanHead:
-        return PlanHead(standing=str(word).lower() == "dauerplan")
+        return PlanHead(standing=str(word).lower().startswith(("dauer", "standing")))
 
     def turn_head(self, _number: Token) -> Ignored:
         return Ignored()
