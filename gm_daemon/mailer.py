@@ -221,12 +221,19 @@ class Mailer:
         return "\n".join(lines) + "\n"
 
 
+def leaves_chance(loaded: Loaded) -> bool:
+    """False for a game whose engine says its seed decides nothing (``seed_decides`` empty):
+    such a game promises no seed in the welcome and reveals none at the end."""
+    decides = getattr(loaded.engine, "seed_decides", None)
+    return decides is None or bool(decides.get(loaded.lang))
+
+
 def seed_text(loaded: Loaded) -> str:
     """The commitment paragraph, saying what the seed decides in this game (the optional
     ``seed_decides`` of the engine); empty for a game that leaves nothing to chance."""
-    decides = getattr(loaded.engine, "seed_decides", None)
-    if decides is not None and not decides.get(loaded.lang):
+    if not leaves_chance(loaded):
         return ""
+    decides = getattr(loaded.engine, "seed_decides", None)
     what = decides[loaded.lang] if decides else phrase(loaded.lang, "seed_decides_default")
     text = phrase(loaded.lang, "seed_promise", commitment=commitment(loaded.row.seed), decides=what)
     return wrap(text)

@@ -25,7 +25,7 @@ from gm_daemon.deadlines import local_text, next_deadline
 from gm_daemon.games import find_game
 from gm_daemon.games.protocol import Report, Resolution, Seat
 from gm_daemon.loaded import AnyGame, Loaded, take_options, waiting_for
-from gm_daemon.mailer import Mailer, Reply, with_private
+from gm_daemon.mailer import Mailer, Reply, leaves_chance, with_private
 from gm_daemon.rng import commitment, new_seed, phase_rng
 from gm_daemon.store import GameRow, PlayerRow, Store
 from gm_daemon.texts import phrase
@@ -400,13 +400,17 @@ class Referee:
     def _closing(self, after: Loaded, resolution: Resolution[Any, Any]) -> str:
         lang = after.lang
         if resolution.finished:
-            reveal = phrase(
-                lang, "seed_reveal", seed=after.row.seed, commitment=commitment(after.row.seed)
-            )
+            seed, promise = after.row.seed, commitment(after.row.seed)
+            # a game that leaves nothing to chance promised no seed in its welcome
+            reveal = phrase(lang, "seed_reveal", seed=seed, commitment=promise)
+            reveal = reveal if leaves_chance(after) else ""
             return "\n" + phrase(lang, "final_heading") + "\n" + reveal + "\n"
         if after.row.waiting:
             return "\n" + phrase(lang, "waiting_for_gm", phase_label=after.label()) + "\n"
-        return f"\n{phrase(lang, 'next_deadline')} {after.label()}: {self.deadline_text(after)}\n"
+        next_one = phrase(
+            lang, "next_deadline", phase_label=after.label(), deadline=self.deadline_text(after)
+        )
+        return f"\n{next_one}\n"
 
     # --- the clock's work --------------------------------------------------------------
     def due(self) -> list[str]:
@@ -590,5 +594,5 @@ class Referee:
 def _with_deadline(loaded: Loaded, player: PlayerRow, deadline: str) -> Report:
     """The seat's status report with the deadline now in force under it."""
     report = loaded.engine.status(loaded.state, player.seat, loaded.lang)
-    line = f"{phrase(loaded.lang, 'next_deadline')} {loaded.label()}: {deadline}"
+    line = phrase(loaded.lang, "next_deadline", phase_label=loaded.label(), deadline=deadline)
     return replace(report, public=report.public.rstrip() + "\n\n" + line + "\n")
