@@ -39,6 +39,8 @@ log = logging.getLogger(__name__)
 INTAKE_NOTE_EVERY = timedelta(minutes=1)
 # Mails per step of a burst: fetched (one IMAP UID FETCH), stored (one transaction), marked
 # done (one UID STORE) and answered before the next step, so replies leave during a burst.
+# The first step of a pass is smaller: its replies are the first to leave.
+FIRST_CHUNK = 10
 FETCH_CHUNK = 50
 
 Clock = Callable[[], datetime]
@@ -160,19 +162,25 @@ class Daemon:
         self.prune_if_due()
 
     async def take_in_mail(self) -> int:
-        """New mail in, ``FETCH_CHUNK`` mails at a time until none is left: each chunk is
-        fetched, stored, marked done and answered before the next is fetched, so the first
-        replies of a burst are in the outbox (and on their way, see ``_sending_meanwhile``)
-        while the rest of it is still on the server. Returns the number of mails stored."""
-        stored, taken = 0, set[str]()
+        """New mail in, a chunk at a time (``FIRST_CHUNK``, then ``FETCH_CHUNK`` mails) until
+        none is left: each chunk is fetched, stored, then answered while it is being marked
+        done, before the next is fetched, so the first replies of a burst are in the outbox
+        (and on their way, see ``_sending_meanwhile``) while the rest of it is still on the
+        server. Returns the number of mails stored."""
+        stored, taken, size = 0, set[str](), FIRST_CHUNK
         while True:
-            fetched = await self.inbox.fetch(limit=FETCH_CHUNK)
-            stored += await self._keep(fetched)
-            await self._process_pending()
+            fetched = await self.inbox.fetch(limit=size)
+            stored += self._store_all(fetched)  # stored first: only then marked done
+            marking = asyncio.ensure_future(self.inbox.done_all([raw.key for raw in fetched]))
+            try:
+                await self._process_pending()
+            finally:
+                await marking
             keys = {raw.key for raw in fetched}
-            if len(fetched) < FETCH_CHUNK or keys <= taken:  # the last chunk, or no progress
+            if len(fetched) < size or keys <= taken:  # the last chunk, or no progress
                 return stored
             taken |= keys
+            size = FETCH_CHUNK
 
     async def _process_pending(self) -> None:
         """Intake of every stored mail not yet handled, one transaction each (as
@@ -181,7 +189,8 @@ class Daemon:
             self.intake.handle(row)
             if self._queued is not None:
                 self._queued.set()
-            await asyncio.sleep(0)
+            await asyncio.sleep(0)  # a socket's data is read in one loop turn,
+            await asyncio.sleep(0)  # the coroutine waiting for it resumes in the next
 
     @contextlib.asynccontextmanager
     async def _sending_meanwhile(self) -> AsyncIterator[list[int]]:

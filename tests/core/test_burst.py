@@ -11,12 +11,12 @@ import asyncio
 from collections.abc import Sequence
 from email.message import EmailMessage
 
-from gm_daemon.daemon import FETCH_CHUNK, Daemon
+from gm_daemon.daemon import FETCH_CHUNK, FIRST_CHUNK, Daemon
 from gm_daemon.mail.transport import RawMail
 from tests.core.test_daemon_flow import GAMES
 from tests.daemon_harness import DaemonHarness
 
-BURST = 2 * FETCH_CHUNK + 7  # three chunks, the last one short
+BURST = FIRST_CHUNK + FETCH_CHUNK + 7  # three chunks, the last one short
 
 
 class MemoryInbox:

@@ -105,11 +105,7 @@ def _consequences(state: State, event: Event, lang: str) -> list[str]:
 
 # --- scoring ---------------------------------------------------------------------------
 def scoring_text(state: State, result: RoundResult, lang: str) -> str:
-    lines = [
-        say(lang, "scoring", round=result.round)
-        + " – "
-        + _reason(state, result, lang)
-    ]
+    lines = [say(lang, "scoring", round=result.round) + " – " + _reason(state, result, lang)]
     for score in result.scores:
         lines.append(f"  {state.name(score.seat)}")
         for item in score.items:
