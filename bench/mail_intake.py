@@ -15,18 +15,31 @@ mails from registered players to gm@gm.test and waits until all are visible over
   whole response so far for every chunk it receives (quadratic), hence our batches;
 * fetch(): the daemon's ImapInbox.fetch() of the same unseen mails (NOOP, UID SEARCH UNSEEN,
   batched UID FETCH) — what our transport adds;
-* intake: the real Daemon (transport "imap") doing fetch_mail() (fetch, store, then \\Seen
-  for the whole fetch in one UID STORE)
-  and process_pending() (decode, parse, validate, store orders, queue the acknowledgement)
-  until every mail has its acknowledgement stored in the outbox. Sending is not measured.
+* intake: the real Daemon (transport "imap") doing take_in_mail(), as its loop does: chunks
+  of FIRST_CHUNK, then FETCH_CHUNK mails fetched (NOOP, UID SEARCH UNSEEN, one UID FETCH),
+  stored (one transaction), marked \\Seen (one UID STORE) while they are read (decode,
+  parse, validate, store orders, queue the acknowledgement; one transaction each), until
+  every mail has its acknowledgement stored in the outbox. Sending is not measured here.
+
+Then, ``--repeat`` times, a fresh burst of ``--burst`` mails (default 200), for the latency
+of the first reply:
+
+* echo (baseline): a minimal loop on an open IMAP and SMTP connection doing the same fetch
+  (NOOP, UID SEARCH UNSEEN, UID FETCH of FIRST_CHUNK, then by FETCH_CHUNK, BODY.PEEK) and
+  answering each mail with a three-line reply over SMTP as soon as its chunk is in; the
+  moment the server accepted the first reply, and the last;
+* daemon: one Daemon.cycle() with warm connections and the real SmtpSender: the moment the
+  server accepted the first acknowledgement, and the last.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import re
 import sqlite3
 import ssl
+import statistics
 import sys
 import tempfile
 import time
@@ -41,7 +54,7 @@ sys.path.insert(0, str(ROOT))
 import aiosmtplib  # noqa: E402
 from aioimaplib import IMAP4_SSL  # noqa: E402
 
-from gm_daemon.daemon import Daemon  # noqa: E402
+from gm_daemon.daemon import FETCH_CHUNK, FIRST_CHUNK, Daemon  # noqa: E402
 from gm_daemon.mail.imap import ImapInbox, parse_fetch, parse_search  # noqa: E402
 from tests.mailstack import MailStack  # noqa: E402
 
@@ -101,8 +114,11 @@ def _order(number: int, player: str, seat: int) -> EmailMessage:
     return msg
 
 
-async def _submit(stack: MailStack, players: list[str], count: int) -> float:
-    """Submit ``count`` order mails over one SMTP connection; seconds until all visible."""
+async def _submit(
+    stack: MailStack, players: list[str], count: int, total: int | None = None
+) -> float:
+    """Submit ``count`` order mails over one SMTP connection; seconds until all visible
+    (``total``: the number of mails in the folder by then)."""
     start = time.perf_counter()
     async with aiosmtplib.SMTP(
         hostname=stack.host, port=stack.smtp_port, local_hostname="players.test", start_tls=False
@@ -113,9 +129,10 @@ async def _submit(stack: MailStack, players: list[str], count: int) -> float:
             await smtp.send_message(
                 _order(number, player, seat), sender=player, recipients=[stack.gm]
             )
-    visible = await asyncio.to_thread(stack.wait_for_messages, stack.gm, count, 300.0)
-    if len(visible) < count:
-        raise SystemExit(f"only {len(visible)} of {count} mails arrived")
+    total = total or count
+    visible = await asyncio.to_thread(stack.wait_for_messages, stack.gm, total, 300.0)
+    if len(visible) < total:
+        raise SystemExit(f"only {len(visible)} of {total} mails arrived")
     return time.perf_counter() - start
 
 
@@ -166,23 +183,103 @@ async def _inbox_fetch(stack: MailStack, context: ssl.SSLContext, count: int, re
 
 
 async def _intake(config: Path, database: Path, count: int) -> tuple[float, float]:
-    """Seconds for the real daemon to fetch, store and mark ``count`` mails (fetch_mail),
-    and then to read them and queue every acknowledgement (process_pending)."""
+    """Seconds of the real daemon's take_in_mail() for ``count`` mails: fetching, storing
+    and marking them, and reading them and queueing every acknowledgement."""
     daemon = Daemon(config)
+    reading = [0.0]
+    process = daemon._process_pending
+
+    async def timed() -> None:
+        start = time.perf_counter()
+        await process()
+        reading[0] += time.perf_counter() - start
+
+    daemon._process_pending = timed  # type: ignore[method-assign]
     try:
         daemon.referee.sync()  # starts the game: welcome mails queued (not sent, not timed)
         before = _outbox_rows(database)
         start = time.perf_counter()
-        stored = await daemon.fetch_mail()
-        fetched = time.perf_counter()
-        daemon.intake.process_pending()
-        processed = time.perf_counter()
+        stored = await daemon.take_in_mail()
+        total = time.perf_counter() - start
     finally:
         await daemon.close()
     acks = _outbox_rows(database) - before
     if stored != count or acks != count:
         raise SystemExit(f"intake stored {stored} and acknowledged {acks} of {count} mails")
-    return fetched - start, processed - fetched
+    return total - reading[0], reading[0]
+
+
+_FROM = re.compile(rb"^From: .*<([^>]+)>", re.MULTILINE)
+
+
+async def _echo(stack: MailStack, context: ssl.SSLContext, count: int) -> tuple[float, float]:
+    """The echo baseline: seconds until the SMTP server accepted the first reply, and the
+    last, for the unseen burst, fetched as the daemon fetches it (see the docstring)."""
+    imap = IMAP4_SSL(host=stack.host, port=stack.imaps_port, ssl_context=context, timeout=60)
+    await imap.wait_hello_from_server()
+    await imap.login(stack.gm, stack.users[stack.gm])
+    await imap.select("INBOX")
+    smtp = aiosmtplib.SMTP(
+        hostname=stack.host, port=stack.smtp_port, local_hostname="gm.test", start_tls=False
+    )
+    await smtp.connect()
+    await smtp.noop()
+    first = None
+    start = time.perf_counter()
+    await imap.noop()
+    uids = sorted(parse_search((await imap.uid_search("UNSEEN", charset=None)).lines))
+    at = 0
+    while at < len(uids):
+        chunk = uids[at : at + (FIRST_CHUNK if at == 0 else FETCH_CHUNK)]
+        at += len(chunk)
+        response = await imap.uid("fetch", ",".join(map(str, chunk)), "(UID BODY.PEEK[])")
+        bodies = parse_fetch(response.lines)
+        for uid in chunk:
+            found = _FROM.search(bodies[uid])
+            player = found.group(1).decode() if found else stack.players[0]
+            reply = f"From: {stack.gm}\r\nTo: {player}\r\nSubject: echo\r\n\r\nok\r\n"
+            await smtp.sendmail(stack.gm, [player], reply.encode())
+            if first is None:
+                first = time.perf_counter() - start
+    last = time.perf_counter() - start
+    await smtp.quit()
+    await imap.logout()
+    if len(uids) != count or first is None:
+        raise SystemExit(f"echo found {len(uids)} of {count} mails")
+    return first, last
+
+
+async def _first_ack(
+    config: Path, database: Path, stack: MailStack, count: int
+) -> tuple[float, float]:
+    """One Daemon.cycle() over the unseen burst, connections warm: seconds until the SMTP
+    server accepted the first acknowledgement, and the last."""
+    _set_all_sent(database)  # earlier acknowledgements are not this burst's
+    daemon = Daemon(config)
+    sent: list[float] = []
+    try:
+        await daemon.inbox.fetch(limit=0)  # IMAP connected, logged in, folder selected
+        warm = f"From: {stack.gm}\r\nTo: {stack.players[0]}\r\nSubject: warm\r\n\r\n.\r\n"
+        await daemon.sender.send(warm.encode(), stack.gm, [stack.players[0]])
+        send = daemon.sender.send
+
+        async def timed(message: bytes, sender: str, recipients: list[str]) -> None:
+            await send(message, sender, recipients)
+            sent.append(time.perf_counter())
+
+        daemon.sender.send = timed  # type: ignore[method-assign]
+        start = time.perf_counter()
+        await daemon.cycle()
+    finally:
+        await daemon.close()
+    if len(sent) != count:
+        raise SystemExit(f"the daemon sent {len(sent)} acknowledgements for {count} mails")
+    return sent[0] - start, sent[-1] - start
+
+
+def _set_all_sent(database: Path) -> None:
+    with closing(sqlite3.connect(database)) as db, db:
+        db.execute("UPDATE outbox SET status = 'sent' WHERE status = 'pending'")
 
 
 def _outbox_rows(database: Path) -> int:
@@ -208,19 +305,41 @@ async def _bench(args: argparse.Namespace, stack: MailStack) -> None:
         config = _config(Path(folder), stack, players)
         store, process = await _intake(config, Path(folder) / "gm.sqlite", args.mails)
         verdicts = _verdicts(Path(folder) / "gm.sqlite")
-    n, intake = args.mails, store + process
-    rows = [
-        ("raw IMAP fetch (aioimaplib, UID FETCH by 50)", raw),
-        ("raw IMAP fetch (aioimaplib, one UID FETCH 1:*)", whole),
-        ("ImapInbox.fetch()", ours),
-        ("intake to stored acknowledgement", intake),
-        ("  of which fetch + store + \\Seen", store),
-        ("  of which decode + parse + ack queued", process),
-    ]
-    for label, seconds in rows:
-        print(f"{label:<44} {n / seconds:9.0f} mails/s  ({seconds:.3f} s)")
-    print(f"ratio intake / raw fetch: {raw / intake:.3f}   fetch() / raw fetch: {raw / ours:.3f}")
-    print(f"verdicts: {verdicts}")
+        n, intake = args.mails, store + process
+        rows = [
+            ("raw IMAP fetch (aioimaplib, UID FETCH by 50)", raw),
+            ("raw IMAP fetch (aioimaplib, one UID FETCH 1:*)", whole),
+            ("ImapInbox.fetch()", ours),
+            ("intake to stored acknowledgement", intake),
+            ("  of which fetch + store + \\Seen", store),
+            ("  of which decode + parse + ack queued", process),
+        ]
+        for label, seconds in rows:
+            print(f"{label:<44} {n / seconds:9.0f} mails/s  ({seconds:.3f} s)")
+        print(
+            f"ratio intake / raw fetch: {raw / intake:.3f}   fetch() / raw fetch: {raw / ours:.3f}"
+        )
+        print(f"verdicts: {verdicts}")
+        echoes, acks = [], []
+        total = args.mails
+        for _ in range(args.repeat):
+            total += args.burst
+            await _submit(stack, players, args.burst, total)
+            await asyncio.to_thread(stack.wait_for_queue, 60.0)
+            echoes.append(await _echo(stack, context, args.burst))
+            await asyncio.to_thread(stack.wait_for_queue, 60.0)
+            acks.append(await _first_ack(config, Path(folder) / "gm.sqlite", stack, args.burst))
+    print(f"burst of {args.burst}, {args.repeat} runs (median; each run: echo, then daemon):")
+    for label, runs in (
+        ("echo baseline (IMAP fetch -> SMTP reply)", echoes),
+        ("daemon cycle()", acks),
+    ):
+        first = statistics.median(r[0] for r in runs)
+        last = statistics.median(r[1] for r in runs)
+        each = ", ".join(f"{r[0] * 1000:.0f}" for r in runs)
+        print(f"{label:<44} first reply {first * 1000:6.1f} ms ({each})  last {last:.2f} s")
+    ratio = statistics.median(a[0] / e[0] for a, e in zip(acks, echoes, strict=True))
+    print(f"first acknowledgement / first echo reply: {ratio:.2f}x (target <= 2x)")
 
 
 def main() -> None:
@@ -228,6 +347,7 @@ def main() -> None:
     parser.add_argument("--mails", type=int, default=500)
     parser.add_argument("--players", type=int, default=8)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--burst", type=int, default=200)
     args = parser.parse_args()
     with MailStack(players=args.players) as stack:
         asyncio.run(_bench(args, stack))

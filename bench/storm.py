@@ -2,7 +2,7 @@
 raw aiosmtplib sending the very same mails over one connection in the same run.
 
 Run by hand from the repository root, as root, with the mail stack installed
-(scripts/install-mailstack.sh) and no other test mail stack running (it uses fixed ports):
+(scripts/install-mailstack.sh); the stack picks free ports, so others may run meanwhile:
 
     .venv/bin/python bench/storm.py GAMES PLAYERS      # e.g. 1000 10, or 100 10
 

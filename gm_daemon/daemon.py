@@ -14,19 +14,20 @@ READY, RELOADING, STOPPING and WATCHDOG.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import signal
 import socket
 import sqlite3
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from gm_daemon.config import Config, ConfigError, load_config
 from gm_daemon.intake import Intake
-from gm_daemon.mail.message import parse_incoming
-from gm_daemon.mail.transport import Inbox, Sender
+from gm_daemon.mail.message import Incoming, parse_incoming
+from gm_daemon.mail.transport import Inbox, RawMail, Sender
 from gm_daemon.outbox import OutboxSender
 from gm_daemon.referee import Referee
 from gm_daemon.reliability import CannotStore, DaemonLock, content_digest, report_failed_mail
@@ -36,6 +37,11 @@ from gm_daemon.store import Store, from_iso, iso
 log = logging.getLogger(__name__)
 
 INTAKE_NOTE_EVERY = timedelta(minutes=1)
+# Mails per step of a burst: fetched (one IMAP UID FETCH), stored (one transaction), marked
+# done (one UID STORE) and answered before the next step, so replies leave during a burst.
+# The first step of a pass is smaller: its replies are the first to leave.
+FIRST_CHUNK = 10
+FETCH_CHUNK = 50
 
 Clock = Callable[[], datetime]
 PRUNE_EVERY = timedelta(hours=1)
@@ -130,29 +136,95 @@ class Daemon:
         self._wake: asyncio.Event | None = None
         self._next_prune: datetime | None = None
         self._intake_noted: datetime | None = None
+        self._queued: asyncio.Event | None = None  # set when intake committed a reply
 
     # --- one pass ----------------------------------------------------------------------
     async def cycle(self) -> None:
         """Everything that is due now: new mail in, deadlines, mail out. A mailbox outage
-        must not hold up deadlines or the outbox, so fetching fails on its own."""
+        must not hold up deadlines or the outbox, so fetching fails on its own. Replies go
+        out while a burst is still being read (``_sending_meanwhile``)."""
         self.cycles += 1
         self._version = self.store.data_version()  # a commit by the CLI from now on wakes us
-        try:
-            await self.fetch_mail()
-        except CannotStore as exc:
-            log.error("intake stopped: %s", exc)
-        except Exception as exc:
-            log.error("fetching mail failed, the rest of the cycle goes on: %s", exc)
-        else:
-            self._note_intake_ok()
-        self.intake.process_pending()
+        async with self._sending_meanwhile() as sent_meanwhile:
+            try:
+                await self.take_in_mail()
+            except CannotStore as exc:
+                log.error("intake stopped: %s", exc)
+            except Exception as exc:
+                log.error("fetching mail failed, the rest of the cycle goes on: %s", exc)
+            else:
+                self._note_intake_ok()
+            await self._process_pending()
         self.referee.due()
-        sent = await self.outbox.drain()
+        sent = sent_meanwhile[0] + await self.outbox.drain()
         if sent:
             log.info("sent %d mail%s", sent, "" if sent == 1 else "s")
         if report_failed_mail(self.store, self.referee.mailer):
             await self.outbox.drain()  # the GM's note goes out now, not at the next wake-up
         self.prune_if_due()
+
+    async def take_in_mail(self) -> int:
+        """New mail in, a chunk at a time (``FIRST_CHUNK``, then ``FETCH_CHUNK`` mails) until
+        none is left: each chunk is fetched, stored, then answered while it is being marked
+        done, before the next is fetched, so the first replies of a burst are in the outbox
+        (and on their way, see ``_sending_meanwhile``) while the rest of it is still on the
+        server. Returns the number of mails stored."""
+        stored, taken, size = 0, set[str](), FIRST_CHUNK
+        while True:
+            fetched = await self.inbox.fetch(limit=size)
+            stored += self._store_all(fetched)  # stored first: only then marked done
+            marking = asyncio.ensure_future(self.inbox.done_all([raw.key for raw in fetched]))
+            try:
+                await self._process_pending()
+            finally:
+                await marking
+            keys = {raw.key for raw in fetched}
+            if len(fetched) < size or keys <= taken:  # the last chunk, or no progress
+                return stored
+            taken |= keys
+            size = FETCH_CHUNK
+
+    async def _process_pending(self) -> None:
+        """Intake of every stored mail not yet handled, one transaction each (as
+        ``Intake.process_pending``); after each, the sender gets its turn."""
+        for row in self.store.unprocessed():
+            self.intake.handle(row)
+            if self._queued is not None:
+                self._queued.set()
+            await asyncio.sleep(0)  # a socket's data is read in one loop turn,
+            await asyncio.sleep(0)  # the coroutine waiting for it resumes in the next
+
+    @contextlib.asynccontextmanager
+    async def _sending_meanwhile(self) -> AsyncIterator[list[int]]:
+        """Drain the outbox whenever intake has committed a reply, while the body runs: a
+        burst's first acknowledgements leave while the rest is being read. Stops at the
+        first transient failure (the server is probably down; the cycle's own drain tries
+        again, as before). Yields a one-item list: the number of mails sent meanwhile."""
+        sent = [0]
+        queued = self._queued = asyncio.Event()
+        finished = False
+
+        async def send() -> None:
+            while True:
+                await queued.wait()
+                queued.clear()
+                if finished:
+                    return
+                sent[0] += await self.outbox.drain()
+                if self.outbox.stalled:
+                    return
+
+        task = asyncio.create_task(send())
+        try:
+            yield sent
+        finally:
+            finished = True
+            self._queued = None
+            queued.set()
+            try:
+                await task
+            except Exception as exc:  # the cycle's own drain meets it again, and reports
+                log.warning("sending while taking mail in failed: %s", exc)
 
     def _note_intake_ok(self) -> None:
         """Remember that the mailbox was read, for safe mode's intake-gap rule; a write per
@@ -179,35 +251,49 @@ class Daemon:
             log.info("pruned the bodies of %d sent and %d handled mails", sent, handled)
         return True
 
-    async def fetch_mail(self) -> int:
+    async def fetch_mail(self, limit: int | None = None) -> int:
+        """Fetch (at most ``limit``) new mails, store them, then mark them done (``_keep``).
+        Returns the number of mails stored."""
+        return await self._keep(await self.inbox.fetch(limit=limit))
+
+    async def _keep(self, fetched: Sequence[RawMail]) -> int:
         """Store first, then mark done: a crash in between only fetches a mail again, and
         the store recognises it (mailbox key; Message-ID with sender and content). Every
         mail is stored raw, however broken; one that cannot be stored (disk full, database
-        read-only) stops the fetch and stays unseen on the server, never acknowledged."""
-        stored = 0
-        fetched = await self.inbox.fetch()
-        for raw in fetched:
-            if not self.store.has_key(raw.key):
-                stored += self._store_raw(raw.key, raw.data)
+        read-only) stops the fetch and, with the rest of its chunk, stays unseen on the
+        server, never acknowledged."""
+        stored = self._store_all(fetched)
         await self.inbox.done_all([raw.key for raw in fetched])  # one round trip, not one each
         return stored
 
-    def _store_raw(self, key: str, data: bytes) -> bool:
-        incoming = parse_incoming(data, self.config.mail.address)  # never raises
+    def _store_all(self, fetched: Sequence[RawMail]) -> int:
+        """The fetched mails not yet kept, in one transaction: one commit for a chunk
+        instead of one per mail. On failure nothing of the chunk is kept (and nothing of it
+        is marked done): the next fetch brings it all again."""
+        decoded: dict[str, Incoming] = {}
+        key = ""
         try:
-            stored = self.store.store_incoming(
-                key,
-                incoming.message_id,
-                incoming.sender,
-                data,
-                self.clock(),
-                content_digest(incoming, data),
-            )
+            with self.store.transaction():
+                for raw in fetched:
+                    key = raw.key
+                    if self.store.has_key(key):
+                        continue
+                    incoming = parse_incoming(raw.data, self.config.mail.address)  # never raises
+                    if self.store.store_incoming(
+                        key,
+                        incoming.message_id,
+                        incoming.sender,
+                        raw.data,
+                        self.clock(),
+                        content_digest(incoming, raw.data),
+                    ):
+                        decoded[key] = incoming
         except sqlite3.Error as exc:
+            if self.store.db.in_transaction:  # a failed COMMIT leaves it open
+                self.store.db.execute("ROLLBACK")
             raise CannotStore(f"cannot store mail {key}, left unseen on the server: {exc}") from exc
-        if stored:
-            self.intake.decoded[key] = incoming  # intake reads it in this cycle: decode once
-        return stored
+        self.intake.decoded.update(decoded)  # intake reads them in this cycle: decode once
+        return len(decoded)
 
     async def run_once(self) -> None:
         """For cron users and tests: sync games, do all due work, exit."""

@@ -65,13 +65,15 @@ class Intake:
         return self.referee.config
 
     def process_pending(self) -> list[Verdict]:
-        verdicts = []
-        for row in self.store.unprocessed():
-            loaded, verdict = self.process(row)
-            verdicts.append(verdict)
-            if verdict.accepted and loaded is not None:
-                self.referee.resolve_if_complete(loaded, verdict.phase)
-        return verdicts
+        return [self.handle(row) for row in self.store.unprocessed()]
+
+    def handle(self, row: InboxRow) -> Verdict:
+        """One stored mail: processed in its transaction, then, when it completed a phase,
+        the phase resolved in a transaction of its own."""
+        loaded, verdict = self.process(row)
+        if verdict.accepted and loaded is not None:
+            self.referee.resolve_if_complete(loaded, verdict.phase)
+        return verdict
 
     def process(self, row: InboxRow) -> tuple[Loaded | None, Verdict]:
         try:

@@ -7,6 +7,7 @@ refusal (5xx, bad address) is marked 'failed' and shown by ``gm-daemon status``.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -43,10 +44,20 @@ class OutboxSender:
         self.from_address = from_address
         self.clock = clock
         self.backoff = backoff
+        self.stalled = False  # the last drain stopped at a transient failure
+        self._draining: asyncio.Lock | None = None
 
     async def drain(self) -> int:
         """Send everything that is due; stop at the first transient failure (the server is
-        probably down, the rest would fail too). Returns the number of mails sent."""
+        probably down, the rest would fail too). Returns the number of mails sent. One drain
+        at a time: two would send the same queued mail twice."""
+        if self._draining is None:
+            self._draining = asyncio.Lock()
+        async with self._draining:
+            self.stalled = False
+            return await self._drain()
+
+    async def _drain(self) -> int:
         sent = 0
         while rows := self.store.due_mail(self.clock()):
             for row in rows:
@@ -55,6 +66,7 @@ class OutboxSender:
                 except SendError as exc:
                     self._failed(row.id, row.attempts + 1, exc)
                     if not exc.permanent:
+                        self.stalled = True
                         return sent
                     continue
                 self.store.mark_sent(row.id, self.clock())

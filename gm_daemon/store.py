@@ -239,7 +239,8 @@ class Store:
         try:
             yield self.db
         except BaseException:
-            self.db.execute("ROLLBACK")
+            if self.db.in_transaction:  # SQLite rolls back by itself on some errors (full)
+                self.db.execute("ROLLBACK")
             raise
         self.db.execute("COMMIT")
 

@@ -90,7 +90,7 @@ def problems_text(problems: list[Problem], lang: str) -> str:
 
 def _problem_lines(problem: Problem, lang: str) -> list[str]:
     where = (
-        f'{phrase(lang, "line")} {problem.line}: '
+        f"{phrase(lang, 'line')} {problem.line}: "
         + phrase(lang, "quoted", text=problem.source.strip())
         if problem.line is not None
         else phrase(lang, "whole_mail")

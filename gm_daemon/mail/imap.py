@@ -153,9 +153,9 @@ class ImapInbox:
             log.warning("IMAP to %s without TLS: the password travels in clear text", host)
 
     # --- the Inbox protocol ------------------------------------------------------------
-    async def fetch(self) -> Sequence[RawMail]:
+    async def fetch(self, limit: int | None = None) -> Sequence[RawMail]:
         async with self._lock:
-            return await self._retrying(self._fetch_unseen)
+            return await self._retrying(lambda session: self._fetch_unseen(session, limit))
 
     async def done(self, key: str) -> None:
         uidvalidity, uid = _parse_key(key)
@@ -387,8 +387,10 @@ class ImapInbox:
         raise TimeoutError(f"no answer within {limit} s")
 
     # --- fetch and done ----------------------------------------------------------------
-    async def _fetch_unseen(self, session: _Session) -> list[RawMail]:
+    async def _fetch_unseen(self, session: _Session, limit: int | None = None) -> list[RawMail]:
         uids = await self._unseen(session)
+        if limit is not None:
+            uids = uids[:limit]  # the oldest: UIDs grow with arrival
         mails: list[RawMail] = []
         for start in range(0, len(uids), self._batch):
             batch = uids[start : start + self._batch]

@@ -46,21 +46,33 @@ class MaildirInbox:
         self._poll_interval = poll_interval
         self._seen_new: set[str] = set()
 
-    async def fetch(self) -> Sequence[RawMail]:
-        return await asyncio.to_thread(self._fetch)
+    async def fetch(self, limit: int | None = None) -> Sequence[RawMail]:
+        return await asyncio.to_thread(self._fetch, limit)
 
-    def _fetch(self) -> list[RawMail]:
-        found: list[tuple[float, str, RawMail]] = []
+    def _fetch(self, limit: int | None = None) -> list[RawMail]:
+        """Unseen mail in delivery order (modification time, then name); only the first
+        ``limit`` files are read."""
+        waiting: list[tuple[float, str, Path]] = []
         self._seen_new = set(self._names("new"))
         for sub in ("new", "cur"):
             for name in self._names(sub):
                 key, flags = _split(name)
                 if "S" in flags:
                     continue
-                mail = self._read(self._root / sub / name, key)
-                if mail is not None:
-                    found.append(mail)
-        return [mail for _, _, mail in sorted(found, key=lambda item: item[:2])]
+                try:
+                    waiting.append(
+                        (os.stat(self._root / sub / name).st_mtime, key, self._root / sub / name)
+                    )
+                except FileNotFoundError:
+                    continue  # moved by someone else in between
+        found: list[RawMail] = []
+        for _mtime, key, path in sorted(waiting):
+            if limit is not None and len(found) >= limit:
+                break
+            mail = self._read(path, key)
+            if mail is not None:
+                found.append(mail)
+        return found
 
     def _names(self, sub: str) -> list[str]:
         try:
@@ -69,12 +81,10 @@ class MaildirInbox:
             return []
 
     @staticmethod
-    def _read(path: Path, key: str) -> tuple[float, str, RawMail] | None:
-        """(mtime, key, mail) for delivery order, or None when the file vanished meanwhile."""
+    def _read(path: Path, key: str) -> RawMail | None:
+        """The mail, or None when the file vanished meanwhile."""
         try:
-            with path.open("rb") as handle:
-                mtime = os.fstat(handle.fileno()).st_mtime
-                return mtime, key, RawMail(key=_PREFIX + key, data=handle.read())
+            return RawMail(key=_PREFIX + key, data=path.read_bytes())
         except FileNotFoundError:
             return None
 

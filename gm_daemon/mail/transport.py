@@ -22,8 +22,9 @@ class RawMail:
 
 
 class Inbox(Protocol):
-    async def fetch(self) -> Sequence[RawMail]:
-        """Every message not yet marked done (fetched without setting \\Seen)."""
+    async def fetch(self, limit: int | None = None) -> Sequence[RawMail]:
+        """Every message not yet marked done (fetched without setting \\Seen), oldest first;
+        only the first ``limit`` of them when given (a burst is taken in steps)."""
         ...
 
     async def done(self, key: str) -> None:

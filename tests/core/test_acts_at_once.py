@@ -90,22 +90,22 @@ def test_a_mail_that_completes_a_phase_loads_the_game_once_and_once_more_to_reso
     h.run()
     loads: list[str] = []
     counting = {"on": False}
-    original_loaded, original_pending = Referee._loaded, Intake.process_pending
+    original_loaded, original_handle = Referee._loaded, Intake.handle
 
     def loaded(self, row):
         if counting["on"]:
             loads.append(row.id)
         return original_loaded(self, row)
 
-    def pending(self):
+    def handle(self, row):  # intake of one stored mail, and the resolution it may trigger
         counting["on"] = True
         try:
-            return original_pending(self)
+            return original_handle(self, row)
         finally:
             counting["on"] = False
 
     monkeypatch.setattr(Referee, "_loaded", loaded)
-    monkeypatch.setattr(Intake, "process_pending", pending)
+    monkeypatch.setattr(Intake, "handle", handle)
     h.send("bert@players.test", "Code: BERT-2222\n17")
     mails = h.run()
     assert sum("results" in m["Subject"] for m in mails) == 2  # the phase was resolved

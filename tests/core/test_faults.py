@@ -97,7 +97,7 @@ def test_a_mailbox_outage_does_not_hold_up_deadlines(tmp_path):
     def broken(config):
         inbox, sender = make_transports(config)
 
-        async def fetch():
+        async def fetch(limit=None):
             raise ConnectionRefusedError("imap down")
 
         inbox.fetch = fetch  # type: ignore[method-assign]

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta, timezone
 from email import message_from_bytes
 from email.message import EmailMessage
 from email.policy import default
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from gm_daemon.games.protocol import Attachment
 from gm_daemon.mail.compose import compose, compose_bytes
@@ -79,3 +81,142 @@ def test_mails_with_attachments_are_the_email_package_s() -> None:
     files = [Attachment("a.json", "application/json", b"{}\n")]
     kwargs = {**BASE, "game_id": "hn1", "attachments": files}
     assert compose_bytes(**kwargs) == bytes(compose(**kwargs))
+
+
+# --- mails with attachments: written directly when the email package would write them as
+# they stand, byte for byte the same; otherwise left to it ------------------------------------
+
+_PRINTABLE = st.characters(min_codepoint=32, max_codepoint=126)
+_ANY = st.characters(blacklist_categories=("Cs",))
+_WORDS = st.lists(
+    st.text(st.characters(min_codepoint=33, max_codepoint=126), min_size=1), max_size=12
+)
+_texts = st.one_of(
+    _WORDS.map(" ".join),  # mostly what the direct writer takes
+    st.text(_PRINTABLE, max_size=90),
+    st.text(_ANY, max_size=40),
+)
+_names = st.one_of(
+    st.sampled_from(["hn1-3.json", "hornberg-2-5.png", "bild.png", "a", "Karte 1.png"]),
+    st.text("abcXYZ019._-", min_size=1, max_size=70),
+    st.text(_PRINTABLE, min_size=1, max_size=80),
+    st.text(_ANY, min_size=1, max_size=12),
+)
+_attachments = st.lists(
+    st.builds(
+        Attachment,
+        _names,
+        st.sampled_from(
+            ["application/json", "image/png", "text/plain", "Image/PNG", "x/y z", "a/" + "b" * 70]
+        ),
+        st.binary(max_size=300),
+    ),
+    min_size=1,
+    max_size=3,
+)
+_bodies = st.one_of(
+    st.text(_ANY, max_size=300),
+    st.lists(
+        st.sampled_from(["x" * 90, "Grüße", "", "  ", "=", ".", "From x", "a\tb "]), max_size=8
+    ).map("\n".join),
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    sender_name=st.one_of(st.sampled_from(["Spielleiter", "", "GM 2"]), _texts),
+    to=st.one_of(
+        st.sampled_from(["anna@players.test", "x.y+z@a-b.example", "a..b@x", "a@b@c"]), _texts
+    ),
+    subject=st.one_of(st.sampled_from(["[hn1] Ergebnis: Runde 3", "=?utf-8?q?x?="]), _texts),
+    body=_bodies,
+    game_id=st.one_of(st.none(), st.sampled_from(["hn1", "s0001", "a" * 60])),
+    in_reply_to=st.one_of(st.none(), st.sampled_from(["<r@players.test>", "<" + "y" * 70 + "@p>"])),
+    offset=st.sampled_from([0, 1, -5, 5.5]),
+    attachments=_attachments,
+)
+def test_mails_with_attachments_are_byte_for_byte_the_email_package_s(
+    sender_name: str,
+    to: str,
+    subject: str,
+    body: str,
+    game_id: str | None,
+    in_reply_to: str | None,
+    offset: float,
+    attachments: list[Attachment],
+) -> None:
+    kwargs = {
+        **BASE,
+        "sender_name": sender_name,
+        "to": to,
+        "subject": subject,
+        "body": body,
+        "game_id": game_id,
+        "in_reply_to": in_reply_to,
+        "date": datetime(2026, 3, 29, 1, 30, tzinfo=timezone(timedelta(hours=offset))),
+        "attachments": attachments,
+    }
+    try:
+        expected = bytes(compose(**kwargs))
+    except Exception as exc:  # the email package refuses it: so must we
+        with pytest.raises(type(exc)):
+            compose_bytes(**kwargs)
+        return
+    assert compose_bytes(**kwargs) == expected
+
+
+_plain_words = st.lists(st.text("abcXYZ019[]:.!-'/", min_size=1, max_size=12), max_size=6)
+_subjects = st.one_of(
+    _plain_words.map(" ".join),
+    st.lists(st.text("abcXYZ019[]:.!-'/äöß–é=?\t ", min_size=1, max_size=14), max_size=14).map(
+        " ".join
+    ),
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    sender_name=st.sampled_from(["Spielleiter", "", "GM 2"]),
+    subject=_subjects,
+    body=_bodies,
+    game_id=st.one_of(st.none(), st.text("abc019-", min_size=1, max_size=40)),
+    attachments=st.lists(
+        st.builds(
+            Attachment,
+            st.text("abcXYZ019._-", min_size=1, max_size=50),
+            st.sampled_from(["application/json", "image/png", "text/plain"]),
+            st.binary(max_size=200),
+        ),
+        min_size=1,
+        max_size=3,
+    ),
+)
+def test_plain_mails_with_attachments_are_written_directly_as_the_email_package_would(
+    sender_name: str, subject: str, body: str, game_id: str | None, attachments: list[Attachment]
+) -> None:
+    kwargs = {
+        **BASE,
+        "sender_name": sender_name,
+        "subject": subject,
+        "body": body,
+        "game_id": game_id,
+        "attachments": attachments,
+    }
+    assert compose_bytes(**kwargs) == bytes(compose(**kwargs))
+
+
+def test_a_game_s_result_mail_is_written_directly() -> None:
+    files = [Attachment("hn1-3.json", "application/json", b'{"a": 1}\n' * 40)]
+    for subject in ("[hn1] Ergebnis: Runde 3", "[s0000] High Noon: Runde 1 – Ergebnisse"):
+        kwargs = {**BASE, "game_id": "hn1", "subject": subject, "attachments": files}
+        assert _mixed_written(kwargs) == bytes(compose(**kwargs))
+
+
+def _mixed_written(kwargs: dict[str, Any]) -> bytes | None:
+    from gm_daemon.mail.compose import _mixed
+
+    return _mixed(
+        kwargs["sender"], kwargs["sender_name"], kwargs["to"], kwargs["subject"],
+        kwargs["body"], kwargs["message_id"], kwargs["date"], kwargs.get("game_id"),
+        kwargs.get("in_reply_to"), kwargs.get("references", ()), kwargs["attachments"],
+    )  # fmt: skip

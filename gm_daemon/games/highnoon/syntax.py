@@ -1,79 +1,45 @@
 """Reading one order line with grammars/highnoon.lark into the engine's own line objects.
 
 Nothing downstream sees a parse tree: the transformer turns each line into one of the small
-dataclasses below. A line the grammar rejects raises ``LineSyntaxError`` with a label saying
-what kind of mistake it resembles, so the reply can name it and show the right form.
+dataclasses of ``lines.py``; plain lines are read by ``quickread`` without the grammar. A
+line the grammar rejects raises ``LineSyntaxError`` with a label saying what kind of mistake
+it resembles, so the reply can name it and show the right form.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 
 from lark import Lark, Token, Transformer, UnexpectedInput
 
+from gm_daemon.games.highnoon.lines import (
+    BudgetNote,
+    ChallengesHeading,
+    Done,
+    DuelLine,
+    DuelsHeading,
+    NameList,
+    Nothing,
+    OrderLine,
+    PlayerLine,
+)
+from gm_daemon.games.highnoon.quickread import keyword_classes, quick_line
 from gm_daemon.grammar import parser
 
-
-@dataclass(frozen=True)
-class DuelsHeading:
-    """ "Duelle" / "SHOTS": duel lines follow."""
-
-
-@dataclass(frozen=True)
-class ChallengesHeading:
-    """ "Herausforderungen", possibly with names on the same line."""
-
-    names: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class DuelLine:
-    """A shot list against one opponent; no positions means "keine" (no shots)."""
-
-    name: str
-    positions: tuple[int, ...] = ()
-
-
-@dataclass(frozen=True)
-class NameList:
-    """Bare names: challenge targets when under "Herausforderungen"."""
-
-    names: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class PlayerLine:
-    """ "Spieler: E. Müller", cross-checked against the sender."""
-
-    name: str
-
-
-@dataclass(frozen=True)
-class Done:
-    """FERTIG / DONE: a daemon-level word, accepted and ignored here."""
-
-
-@dataclass(frozen=True)
-class Nothing:
-    """ "keine" / "-" on a line of its own."""
-
-
-@dataclass(frozen=True)
-class BudgetNote:
-    """ "Patronen verplant: 7/8" from our own acknowledgement, pasted back; ignored."""
-
-
-OrderLine = (
-    DuelsHeading
-    | ChallengesHeading
-    | DuelLine
-    | NameList
-    | PlayerLine
-    | Done
-    | Nothing
-    | BudgetNote
-)
+__all__ = [
+    "BudgetNote",
+    "ChallengesHeading",
+    "Done",
+    "DuelLine",
+    "DuelsHeading",
+    "LineSyntaxError",
+    "NameList",
+    "Nothing",
+    "OrderLine",
+    "PlayerLine",
+    "parse_line",
+    "parse_line_by_grammar",
+]
 
 
 class LineSyntaxError(ValueError):
@@ -182,8 +148,29 @@ def _labels_by_state() -> dict[int, str]:
 
 
 def parse_line(text: str) -> OrderLine:
-    """One line of an order mail as a line object; raises ``LineSyntaxError``."""
+    """One line of an order mail as a line object; raises ``LineSyntaxError``.
+
+    Plain lines are read by ``quickread``, everything else (and every mistake) by the
+    grammar, so both give the same line object and the same error (see quickread's
+    docstring)."""
     cleaned = text.replace("\u00a0", " ").strip()
+    quick = quick_line(cleaned, _keyword_classes())
+    if quick is not None:
+        return quick
+    return _by_grammar(cleaned)
+
+
+def parse_line_by_grammar(text: str) -> OrderLine:
+    """``parse_line`` by the Lark grammar alone: the reference the quick reader must match."""
+    return _by_grammar(text.replace("\u00a0", " ").strip())
+
+
+@cache
+def _keyword_classes() -> dict[str, str]:
+    return keyword_classes(_parser())
+
+
+def _by_grammar(cleaned: str) -> OrderLine:
     try:
         tree = _parser().parse(cleaned)
     except UnexpectedInput as error:

@@ -1,0 +1,103 @@
+"""A burst of mail is taken in chunks, and replies leave while the rest is still being read.
+
+No clock and no timing: an in-memory inbox and sender record what happens, in order, and the
+test looks at that order (the first acknowledgement goes out before the burst's last mail is
+fetched), and at what a crash-free run must give anyway (every mail answered once).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from email.message import EmailMessage
+
+from gm_daemon.daemon import FETCH_CHUNK, FIRST_CHUNK, Daemon
+from gm_daemon.mail.transport import RawMail
+from tests.core.test_daemon_flow import GAMES
+from tests.daemon_harness import DaemonHarness
+
+BURST = FIRST_CHUNK + FETCH_CHUNK + 7  # three chunks, the last one short
+
+
+class MemoryInbox:
+    """Mail waiting on a pretend server, oldest first; every fetch is recorded."""
+
+    def __init__(self, mails: list[RawMail], events: list[tuple[str, object]]):
+        self.mails = mails
+        self.events = events
+        self.marked: set[str] = set()
+
+    async def fetch(self, limit: int | None = None) -> Sequence[RawMail]:
+        waiting = [mail for mail in self.mails if mail.key not in self.marked]
+        chosen = waiting if limit is None else waiting[:limit]
+        self.events.append(("fetch", [mail.key for mail in chosen]))
+        await asyncio.sleep(0)
+        return chosen
+
+    async def done(self, key: str) -> None:
+        self.marked.add(key)
+
+    async def done_all(self, keys: Sequence[str]) -> None:
+        self.marked.update(keys)
+        await asyncio.sleep(0)
+
+    async def wait(self, timeout: float) -> None:
+        await asyncio.sleep(0)
+
+    async def close(self) -> None:
+        pass
+
+
+class RecordingSender:
+    def __init__(self, events: list[tuple[str, object]]):
+        self.events = events
+
+    async def send(self, message: bytes, sender: str, recipients: Sequence[str]) -> None:
+        self.events.append(("sent", message))
+        await asyncio.sleep(0)
+
+    async def close(self) -> None:
+        pass
+
+
+def _order(number: int) -> RawMail:
+    message = EmailMessage()
+    message["From"] = "anna@players.test"
+    message["To"] = "gm@gm.test"
+    message["Subject"] = f"[g1] orders {number}"
+    message["Message-ID"] = f"<burst-{number}@players.test>"
+    message.set_content(f"Code: ANNA-1111\n{number % 90 + 1}")
+    return RawMail(key=f"memory:{number:04d}", data=bytes(message))
+
+
+def test_the_first_acknowledgement_leaves_before_the_last_mail_of_a_burst_is_read(tmp_path):
+    h = DaemonHarness(tmp_path, GAMES)
+    h.run()  # the game starts; its welcome mails go out here, not in the burst
+    events: list[tuple[str, object]] = []
+    inbox = MemoryInbox([_order(n) for n in range(BURST)], events)
+    sender = RecordingSender(events)
+    daemon = Daemon(h.config_path, clock=h.clock, transports=lambda config: (inbox, sender))
+    asyncio.run(daemon.run_once())
+
+    fetches = [i for i, (kind, keys) in enumerate(events) if kind == "fetch" and keys]
+    sends = [i for i, (kind, _) in enumerate(events) if kind == "sent"]
+    last_mail = next(i for i in fetches if inbox.mails[-1].key in events[i][1])  # type: ignore[operator]
+    assert len(fetches) == 3  # taken in chunks of FETCH_CHUNK
+    assert sends and sends[0] < fetches[1] < last_mail  # answering began with the first chunk
+    assert len(sends) == BURST  # each mail answered, once
+    assert all(b"accepted" in message for _, message in (events[i] for i in sends))  # type: ignore[operator]
+    assert inbox.marked == {mail.key for mail in inbox.mails}
+
+
+def test_a_burst_answered_in_chunks_is_answered_as_one_mail_at_a_time_would_be(tmp_path):
+    """Chunks change when replies leave, not what they say or to whom."""
+    h = DaemonHarness(tmp_path, GAMES)
+    h.run()
+    for number in range(BURST):
+        h.send_raw(_order(number).data)
+    replies = h.run()
+    assert len(replies) == BURST
+    assert [m["In-Reply-To"] for m in replies] == [
+        f"<burst-{n}@players.test>" for n in range(BURST)
+    ]
+    assert all("accepted" in str(m["Subject"]) for m in replies)
