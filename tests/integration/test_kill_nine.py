@@ -71,6 +71,9 @@ def _kill_run(tmp_path: Path, stack: MailStack, mails: int, kills: int, seed: in
             for message_id, player in chunks[point]:
                 stack.deliver(stack.gm, _orders(player, message_id), player)
         elif point == delivering:  # the GM moves the deadline to a moment just ahead
+            # on a loaded machine every earlier start may have died before setting up the
+            # game; the GM's tool needs it, so this daemon gets the time to do so
+            _wait(lambda: _game_started(tmp_path / "gm.sqlite"), 60, "the game started", log)
             until = datetime.now(ZoneInfo("Europe/Berlin")).replace(microsecond=0)
             until += timedelta(seconds=3)
             gm_cli(config, "extend", "--game", "hn1", "--until", until.isoformat())
@@ -93,6 +96,14 @@ def _kill_run(tmp_path: Path, stack: MailStack, mails: int, kills: int, seed: in
         f"\nkill -9 x{kills}, {mails} mails: {time.monotonic() - started:.1f} s, "
         f"{copies} repeated copies (250-to-sent gap)"
     )
+
+
+def _game_started(database: Path) -> bool:
+    try:
+        with contextlib.closing(sqlite3.connect(database)) as db:
+            return db.execute("SELECT 1 FROM games WHERE id = 'hn1'").fetchone() is not None
+    except sqlite3.OperationalError:  # no database or no tables yet
+        return False
 
 
 def _mails(stack: MailStack) -> list[tuple[str, str, str]]:
