@@ -16,7 +16,7 @@ mails from registered players to gm@gm.test and waits until all are visible over
 * fetch(): the daemon's ImapInbox.fetch() of the same unseen mails (NOOP, UID SEARCH UNSEEN,
   batched UID FETCH) — what our transport adds;
 * intake: the real Daemon (transport "imap") doing take_in_mail(), as its loop does: chunks
-  of FIRST_CHUNK, then FETCH_CHUNK mails fetched (NOOP, UID SEARCH UNSEEN, one UID FETCH),
+  of CHUNKS (1, 10, then 50) mails fetched (NOOP, UID SEARCH UNSEEN, one UID FETCH),
   stored (one transaction), marked \\Seen (one UID STORE) while they are read (decode,
   parse, validate, store orders, queue the acknowledgement; one transaction each), until
   every mail has its acknowledgement stored in the outbox. Sending is not measured here.
@@ -25,7 +25,7 @@ Then, ``--repeat`` times, a fresh burst of ``--burst`` mails (default 200), for 
 of the first reply:
 
 * echo (baseline): a minimal loop on an open IMAP and SMTP connection doing the same fetch
-  (NOOP, UID SEARCH UNSEEN, UID FETCH of FIRST_CHUNK, then by FETCH_CHUNK, BODY.PEEK) and
+  (NOOP, UID SEARCH UNSEEN, UID FETCH in chunks of CHUNKS, 1, 10, then 50, BODY.PEEK) and
   answering each mail with a three-line reply over SMTP as soon as its chunk is in; the
   moment the server accepted the first reply, and the last;
 * daemon: one Daemon.cycle() with warm connections and the real SmtpSender: the moment the
@@ -54,7 +54,7 @@ sys.path.insert(0, str(ROOT))
 import aiosmtplib  # noqa: E402
 from aioimaplib import IMAP4_SSL  # noqa: E402
 
-from gm_daemon.daemon import FETCH_CHUNK, FIRST_CHUNK, Daemon  # noqa: E402
+from gm_daemon.daemon import CHUNKS, Daemon  # noqa: E402
 from gm_daemon.mail.imap import ImapInbox, parse_fetch, parse_search  # noqa: E402
 from tests.mailstack import MailStack  # noqa: E402
 
@@ -228,10 +228,10 @@ async def _echo(stack: MailStack, context: ssl.SSLContext, count: int) -> tuple[
     start = time.perf_counter()
     await imap.noop()
     uids = sorted(parse_search((await imap.uid_search("UNSEEN", charset=None)).lines))
-    at = 0
+    at = step = 0
     while at < len(uids):
-        chunk = uids[at : at + (FIRST_CHUNK if at == 0 else FETCH_CHUNK)]
-        at += len(chunk)
+        chunk = uids[at : at + CHUNKS[min(step, len(CHUNKS) - 1)]]
+        at, step = at + len(chunk), step + 1
         response = await imap.uid("fetch", ",".join(map(str, chunk)), "(UID BODY.PEEK[])")
         bodies = parse_fetch(response.lines)
         for uid in chunk:

@@ -39,9 +39,11 @@ log = logging.getLogger(__name__)
 INTAKE_NOTE_EVERY = timedelta(minutes=1)
 # Mails per step of a burst: fetched (one IMAP UID FETCH), stored (one transaction), marked
 # done (one UID STORE) and answered before the next step, so replies leave during a burst.
-# The first step of a pass is smaller: its replies are the first to leave.
-FIRST_CHUNK = 10
-FETCH_CHUNK = 50
+# The first steps of a pass are small and grow: the first reply waits for one mail's work
+# only (not for a whole chunk to be decoded and stored), later ones for throughput.
+CHUNKS = (1, 10, 50)  # the last size repeats
+FIRST_CHUNK = CHUNKS[0]
+FETCH_CHUNK = CHUNKS[-1]
 
 Clock = Callable[[], datetime]
 PRUNE_EVERY = timedelta(hours=1)
@@ -164,13 +166,14 @@ class Daemon:
         self.prune_if_due()
 
     async def take_in_mail(self) -> int:
-        """New mail in, a chunk at a time (``FIRST_CHUNK``, then ``FETCH_CHUNK`` mails) until
+        """New mail in, a chunk at a time (``CHUNKS``: 1, 10, then 50 mails each) until
         none is left: each chunk is fetched, stored, then answered while it is being marked
         done, before the next is fetched, so the first replies of a burst are in the outbox
         (and on their way, see ``_sending_meanwhile``) while the rest of it is still on the
         server. Returns the number of mails stored."""
-        stored, taken, size = 0, set[str](), FIRST_CHUNK
+        stored, taken, step = 0, set[str](), 0
         while True:
+            size = CHUNKS[min(step, len(CHUNKS) - 1)]
             fetched = await self.inbox.fetch(limit=size)
             stored += self._store_all(fetched)  # stored first: only then marked done
             marking = asyncio.ensure_future(self.inbox.done_all([raw.key for raw in fetched]))
@@ -182,7 +185,7 @@ class Daemon:
             if len(fetched) < size or keys <= taken:  # the last chunk, or no progress
                 return stored
             taken |= keys
-            size = FETCH_CHUNK
+            step += 1
 
     async def _process_pending(self) -> None:
         """Intake of every stored mail not yet handled, one transaction each (as

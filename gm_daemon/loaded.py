@@ -66,6 +66,14 @@ def take_options(engine: AnyGame, state: BaseModel, options: BaseModel) -> BaseM
     return state if hook is None else hook(state, options)
 
 
+def warm_up(engine: AnyGame) -> None:
+    """Build what an engine builds once on first use (a grammar, tables), at startup rather
+    than while the first mail after it waits."""
+    hook = getattr(engine, "warm_up", None)
+    if hook is not None:
+        hook()
+
+
 def waiting_for(engine: AnyGame, state: BaseModel, lang: str) -> str | None:
     hook = getattr(engine, "waiting_for", None)
     return None if hook is None else hook(state, lang)

@@ -24,7 +24,7 @@ from gm_daemon.config import Config, GameConfig, parse_duration
 from gm_daemon.deadlines import local_text, next_deadline
 from gm_daemon.games import find_game
 from gm_daemon.games.protocol import Report, Resolution, Seat
-from gm_daemon.loaded import AnyGame, Loaded, take_options, waiting_for
+from gm_daemon.loaded import AnyGame, Loaded, take_options, waiting_for, warm_up
 from gm_daemon.mailer import Mailer, Reply, leaves_chance, with_private
 from gm_daemon.rng import commitment, new_seed, phase_rng
 from gm_daemon.store import GameRow, PlayerRow, Store
@@ -113,6 +113,7 @@ class Referee:
                 started.append(game_config.id)
             else:
                 self._update_from_config(game_config)
+            warm_up(find_game(game_config.kind))
         return started
 
     def roster_problems(self, game_config: GameConfig) -> list[str]:

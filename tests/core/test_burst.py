@@ -11,12 +11,12 @@ import asyncio
 from collections.abc import Sequence
 from email.message import EmailMessage
 
-from gm_daemon.daemon import FETCH_CHUNK, FIRST_CHUNK, Daemon
+from gm_daemon.daemon import CHUNKS, Daemon
 from gm_daemon.mail.transport import RawMail
 from tests.core.test_daemon_flow import GAMES
 from tests.daemon_harness import DaemonHarness
 
-BURST = FIRST_CHUNK + FETCH_CHUNK + 7  # three chunks, the last one short
+BURST = sum(CHUNKS) + 7  # every chunk size once, then a short last chunk
 
 
 class MemoryInbox:
@@ -82,7 +82,7 @@ def test_the_first_acknowledgement_leaves_before_the_last_mail_of_a_burst_is_rea
     fetches = [i for i, (kind, keys) in enumerate(events) if kind == "fetch" and keys]
     sends = [i for i, (kind, _) in enumerate(events) if kind == "sent"]
     last_mail = next(i for i in fetches if inbox.mails[-1].key in events[i][1])  # type: ignore[operator]
-    assert len(fetches) == 3  # taken in chunks of FETCH_CHUNK
+    assert [len(events[i][1]) for i in fetches] == [*CHUNKS, 7]  # type: ignore[arg-type]
     assert sends and sends[0] < fetches[1] < last_mail  # answering began with the first chunk
     assert len(sends) == BURST  # each mail answered, once
     assert all(b"accepted" in message for _, message in (events[i] for i in sends))  # type: ignore[operator]

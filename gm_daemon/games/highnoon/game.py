@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from gm_daemon.games.highnoon import orders as order_reading
-from gm_daemon.games.highnoon import report
+from gm_daemon.games.highnoon import report, syntax
 from gm_daemon.games.highnoon.dice import RngDice
 from gm_daemon.games.highnoon.guide import example_name, example_orders, order_format
 from gm_daemon.games.highnoon.model import Options, Orders, State
@@ -74,6 +74,10 @@ class HighNoon:
         return self.owed(state)
 
     # --- orders ----------------------------------------------------------------------
+    def warm_up(self) -> None:
+        """The order grammar, built on first use (~0.2 s), is built at startup instead."""
+        syntax.warm_up()
+
     def read_orders(
         self,
         lines: Sequence[Line],

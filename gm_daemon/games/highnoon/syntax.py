@@ -165,6 +165,11 @@ def parse_line_by_grammar(text: str) -> OrderLine:
     return _by_grammar(text.replace("\u00a0", " ").strip())
 
 
+def warm_up() -> None:
+    """Build the grammar and the quick reader's keyword table now, not at the first line."""
+    _keyword_classes()
+
+
 @cache
 def _keyword_classes() -> dict[str, str]:
     return keyword_classes(_parser())
