@@ -32,9 +32,13 @@ _GREETING = re.compile(
     r"^(?:" + "|".join(re.escape(o) for o in sorted(_OPENINGS, key=len, reverse=True)) + r")"
     r"(?![a-z])[\s,.!:;)(-]*(?P<rest>.*)$"
 )
+# Openings that greet rather than close: a lone line under one of these is the start of the
+# orders ("Hallo," then "Kanone ge2"), never a signature.
+_SALUTATIONS = re.compile(r"^(?:hallo|hello|hi|hey|moin|servus|guten|liebe|lieber|dear)(?![a-z])")
 # What may follow the opening on the same line: a name or two ("Viele Grüße, Anna",
 # "Hallo Spielleiter"), nothing with digits or order signs.
-_NAME = re.compile(r"^[^\W\d_][\w.'’-]*(?:\s+[^\W\d_][\w.'’-]*){0,2}[\s,.!]*$")
+_WORD = r"[^\W\d_](?:[^\W\d]|[.'’-])*"
+_NAME = re.compile(rf"^{_WORD}(?:\s+{_WORD}){{0,2}}[\s,.!]*$")
 
 
 def is_greeting(text: str) -> bool:
@@ -57,7 +61,13 @@ def greeting_lines(lines: Sequence[Line], refused: set[int]) -> list[Line]:
     for index, line in enumerate(lines):
         if line.no not in refused:
             continue
-        signed = index > 0 and lines[index - 1] in found and _is_name(line.text)
+        above = lines[index - 1] if index > 0 else None
+        signed = (
+            above is not None
+            and above in found
+            and not _SALUTATIONS.match(fold(above.text).strip())
+            and _is_name(line.text)
+        )
         if signed or is_greeting(line.text):
             found.append(line)
     return found

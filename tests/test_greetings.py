@@ -57,6 +57,22 @@ def test_a_refused_mail_names_its_problems_and_not_the_greeting(kind: str) -> No
 
 
 @pytest.mark.parametrize(
+    ("kind", "text"),
+    [
+        ("hornberg", "Hallo,\nKanone ro9\nDanke!"),  # a card that does not exist
+        ("highnoon", "Hallo,\nBert keine\nDanke!"),  # an opponent not in the game
+    ],
+)
+def test_a_refused_order_under_a_greeting_is_not_taken_for_a_name(kind: str, text: str) -> None:
+    """Only a closing is signed ("Viele Grüße," then "Anna"); a line under "Hallo," is the
+    first order, and a word with digits is never a name."""
+    game, state, seat = _start(kind)
+    with pytest.raises(OrdersRejected) as caught:
+        read_orders(game, _lines(text), state, seat, "de")
+    assert 2 in {p.line for p in caught.value.problems}
+
+
+@pytest.mark.parametrize(
     ("line", "greeting"),
     [
         ("Danke!", True),
@@ -71,6 +87,7 @@ def test_a_refused_mail_names_its_problems_and_not_the_greeting(kind: str) -> No
         ("Hallo: 19, 12", False),
         ("Bester Zug: N+", False),
         ("Danke 19 12", False),
+        ("Gruß ro9", False),
     ],
 )
 def test_the_pattern_list(line: str, greeting: bool) -> None:
