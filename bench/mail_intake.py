@@ -77,19 +77,7 @@ address = "{stack.gm}"
 transport = "imap"
 max_mails_per_hour = 1000000
 
-[mail.imap]
-host = "{stack.host}"
-port = {stack.imaps_port}
-security = "tls"
-username = "{stack.gm}"
-password_file = "{secret}"
-ca_file = "{stack.cert_path}"
-
-[mail.smtp]
-host = "{stack.host}"
-port = {stack.smtp_port}
-security = "none"
-
+{stack.servers_toml(secret)}
 [[games]]
 id = "hn1"
 kind = "highnoon"

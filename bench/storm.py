@@ -65,19 +65,7 @@ log_level = "WARNING"
 address = "{stack.gm}"
 transport = "imap"
 
-[mail.imap]
-host = "{stack.host}"
-port = {stack.imaps_port}
-security = "tls"
-username = "{stack.gm}"
-password_file = "{secret}"
-ca_file = "{stack.cert_path}"
-
-[mail.smtp]
-host = "{stack.host}"
-port = {stack.smtp_port}
-security = "none"
-
+{stack.servers_toml(secret)}
 {tables}""",
         encoding="utf-8",
     )

@@ -52,23 +52,7 @@ timezone = "Europe/Berlin"
 address = "{stack.gm}"
 transport = "imap"
 
-[mail.imap]
-host = "{stack.host}"
-port = {stack.imaps_port}
-security = "tls"
-username = "{stack.gm}"
-password_file = "{secret}"
-idle = true
-ca_file = "{stack.cert_path}"
-
-[mail.smtp]
-host = "{stack.host}"
-port = {stack.smtp_port}
-security = "starttls"
-username = "{stack.gm}"
-password_file = "{secret}"
-ca_file = "{stack.cert_path}"
-
+{stack.servers_toml(secret, smtp_login=True)}
 [[games]]
 id = "hn1"
 kind = "highnoon"

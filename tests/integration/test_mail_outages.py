@@ -169,7 +169,7 @@ def _imap_config(
     if plain:
         text = text.replace('security = "tls"\n', 'security = "none"\n', 1)
     text = text.replace(
-        "idle = true\n", "idle = true\ntimeout_seconds = 2\nidle_renew_seconds = 2\n", 1
+        "[mail.imap]\n", "[mail.imap]\ntimeout_seconds = 2\nidle_renew_seconds = 2\n", 1
     )
     config.write_text(text)
     return config

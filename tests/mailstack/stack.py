@@ -71,6 +71,23 @@ class MailStack:
         """The self-signed certificate of both servers (for IP 127.0.0.1 and localhost)."""
         return self.root / "tls" / "cert.pem"
 
+    def servers_toml(self, password_file: Path, smtp_login: bool = False) -> str:
+        """The ``[mail.imap]`` and ``[mail.smtp]`` sections of a gm-daemon config that reads
+        the GM's mailbox of this stack over IMAPS and sends through its Postfix: on the plain
+        port, or with STARTTLS and the GM's login when ``smtp_login``."""
+        smtp = (
+            f'security = "starttls"\nusername = "{self.gm}"\n'
+            f'password_file = "{password_file}"\nca_file = "{self.cert_path}"\n'
+            if smtp_login
+            else 'security = "none"\n'
+        )
+        return (
+            f'[mail.imap]\nhost = "{self.host}"\nport = {self.imaps_port}\nsecurity = "tls"\n'
+            f'username = "{self.gm}"\npassword_file = "{password_file}"\n'
+            f'ca_file = "{self.cert_path}"\n\n'
+            f'[mail.smtp]\nhost = "{self.host}"\nport = {self.smtp_port}\n{smtp}'
+        )
+
     @property
     def dovecot_conf(self) -> Path:
         return self.root / "dovecot" / "dovecot.conf"
