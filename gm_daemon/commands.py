@@ -60,6 +60,7 @@ def _help(mail: Mail, args: str, services: Services) -> Answer:
         loaded.lang,
         "help",
         game_id=loaded.id,
+        name=player.name,
         help=loaded.engine.help(loaded.state, player.seat, loaded.lang).rstrip(),
         commands=listing(loaded),
     )
