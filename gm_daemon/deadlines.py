@@ -9,6 +9,7 @@ early resolution. A length per phase type (``turn = "48h"``) counts from the sta
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from functools import lru_cache
 from zoneinfo import ZoneInfo
 
 from apscheduler.triggers.cron import CronTrigger
@@ -53,8 +54,10 @@ def _grid_point(spec: Deadlines, earliest: datetime, tz: ZoneInfo) -> datetime:
     return candidate.replace(tzinfo=tz).astimezone(UTC)
 
 
+@lru_cache(maxsize=1024)
 def local_text(moment: datetime, tz: ZoneInfo, lang: str) -> str:
-    """A deadline as players read it: local time with zone name and UTC offset."""
+    """A deadline as players read it: local time with zone name and UTC offset. Cached:
+    every acknowledgement of a game's round names the same deadline."""
     local = moment.astimezone(tz)
     offset = local.strftime("%z")
     offset = f"UTC{offset[:3]}:{offset[3:]}"

@@ -9,8 +9,10 @@ injected clock. A game is loaded once per unit of work (a mail, a resolution) an
 
 from __future__ import annotations
 
+import json
 import logging
 import secrets
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
@@ -34,6 +36,10 @@ log = logging.getLogger(__name__)
 
 NOT_IN_CONFIG = "not in the config"
 
+# Games whose validated state is kept (see ``Referee._states``): enough for the games a
+# burst of mail is for; a thousand idle games are not held in memory.
+STATES_KEPT = 64
+
 
 def _code() -> str:
     alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: codes get typed by hand
@@ -52,6 +58,11 @@ class Referee:
         self.store = store
         self.clock = clock
         self.mailer = mailer or Mailer(config, store, clock)
+        # Validated states of recently loaded games, by id, with the stored text they came
+        # from: a burst of orders for one game validates its state once, not once a mail.
+        # Sharing one object is safe because no engine changes a state it is given
+        # (tests/conformance: test_no_call_changes_the_state_it_is_given).
+        self._states: OrderedDict[str, tuple[str, str, BaseModel]] = OrderedDict()
 
     @property
     def tz(self) -> ZoneInfo:
@@ -72,7 +83,18 @@ class Referee:
             return None  # a game removed from the config is left alone, not deleted
         engine = find_game(row.kind)
         players = tuple(self.store.players(row.id))
-        return Loaded(row, config, engine, engine.State.model_validate(row.state), players)
+        return Loaded(row, config, engine, self._state(row, engine), players)
+
+    def _state(self, row: GameRow, engine: AnyGame) -> BaseModel:
+        kept = self._states.get(row.id)
+        if kept is not None and kept[0] == row.kind and kept[1] == row.state_json:
+            self._states.move_to_end(row.id)
+            return kept[2]
+        state = engine.State.model_validate(row.state)
+        self._states[row.id] = (row.kind, row.state_json, state)
+        if len(self._states) > STATES_KEPT:
+            self._states.popitem(last=False)
+        return state
 
     def seats_of(self, email: str) -> list[PlayerRow]:
         """The seats an address holds in games of the current config."""
@@ -269,7 +291,7 @@ class Referee:
 
     # --- orders ------------------------------------------------------------------------
     def orders_on_file(self, loaded: Loaded, seat: str) -> BaseModel | None:
-        data = self.store.orders(loaded.id, loaded.row.phase).get(seat)
+        data = self.store.orders_of(loaded.id, loaded.row.phase, seat)
         return None if data is None else loaded.engine.Orders.model_validate(data)
 
     def store_orders(
@@ -354,10 +376,11 @@ class Referee:
             else self._schedule(loaded.config, engine, new_state, now)
         )
         state_json = new_state.model_dump(mode="json")
+        stored_json = json.dumps(state_json)
         if not self.store.advance_game(
             row.id,
             row.phase,
-            state_json,
+            stored_json,
             new_phase,
             now,
             deadline,
@@ -386,7 +409,7 @@ class Referee:
             )
         new_row = replace(
             row,
-            state=state_json,
+            state_json=stored_json,
             phase=new_phase,
             phase_started_at=now,
             deadline_at=deadline,
@@ -470,14 +493,14 @@ class Referee:
         if not (loaded.engine.resolves_on_receipt or loaded.config.resolve_early):
             return False
         owed = loaded.engine.owed(loaded.state)
-        return bool(owed) and owed <= self.store.orders(row.id, row.phase).keys()
+        return bool(owed) and owed <= self.store.seats_with_orders(row.id, row.phase)
 
     def remind(self, game_id: str) -> None:
         with self.store.transaction():
             loaded = self.load(game_id)
             if loaded is None:
                 return
-            on_file = self.store.orders(game_id, loaded.row.phase)
+            on_file = self.store.seats_with_orders(game_id, loaded.row.phase)
             owed = loaded.engine.owed(loaded.state)
             deadline = self.deadline_text(loaded)
             for player in loaded.players:

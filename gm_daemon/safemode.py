@@ -65,7 +65,7 @@ def hold_back(referee: Referee, game_id: str, phase: int) -> bool:
             return False
         rules = loaded.config.safe_mode or referee.config.daemon.safe_mode
         owed = loaded.engine.owed(loaded.state)
-        on_file = set(store.orders(game_id, phase))
+        on_file = store.seats_with_orders(game_id, phase)
         noted = store.note(INTAKE_OK)
         reason = suspicious(rules, owed, on_file, from_iso(noted) if noted else None, now)
         if reason is None:

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -102,7 +103,11 @@ CREATE TABLE IF NOT EXISTS outbox (
 );
 CREATE INDEX IF NOT EXISTS outbox_due ON outbox(status, next_attempt_at);
 CREATE INDEX IF NOT EXISTS outbox_recipient ON outbox(recipient, purpose, created_at);
+CREATE INDEX IF NOT EXISTS players_address ON players(COALESCE(email_override, email));
 """
+# A seat's address in force: the GM's override wins over the config (indexed: every mail
+# looks its sender up by it, among the seats of every game).
+_ADDRESS = "COALESCE(email_override, email)"
 
 # Columns added after schema 1, for databases made by an older version: (table, column, type).
 _ADDED_COLUMNS = (
@@ -131,7 +136,7 @@ class GameRow:
     id: str
     kind: str
     seed: str
-    state: dict[str, Any]
+    state_json: str  # as stored: the referee keeps the validated state while this is unchanged
     phase: int
     phase_started_at: datetime
     deadline_at: datetime | None
@@ -143,13 +148,17 @@ class GameRow:
     held: str | None = None  # why the clock leaves the game alone (a resolution failed)
     waiting: str | None = None  # what the GM must supply before the phase can run
 
+    @cached_property
+    def state(self) -> dict[str, Any]:
+        return dict(json.loads(self.state_json))
+
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> GameRow:
         return cls(
             id=row["id"],
             kind=row["kind"],
             seed=row["seed"],
-            state=json.loads(row["state"]),
+            state_json=row["state"],
             phase=row["phase"],
             phase_started_at=from_iso(row["phase_started_at"]),
             deadline_at=from_iso(row["deadline_at"]) if row["deadline_at"] else None,
@@ -281,7 +290,7 @@ class Store:
         self,
         game_id: str,
         from_phase: int,
-        state: dict[str, Any],
+        state_json: str,
         phase: int,
         started: datetime,
         deadline: datetime | None,
@@ -295,7 +304,7 @@ class Store:
             " remind_at = ?, deadline_override = 0, finished = ?, held = NULL"
             " WHERE id = ? AND phase = ?",
             (
-                json.dumps(state),
+                state_json,
                 phase,
                 iso(started),
                 _iso_or_none(deadline),
@@ -391,9 +400,12 @@ class Store:
         )
 
     def update_player_from_config(self, game_id: str, seat: str, name: str, email: str) -> None:
+        """Writes only what changed: every start syncs every seat of every game, and an
+        unchanged seat must cost no page written (nor fail on a full disk)."""
         self.db.execute(
-            "UPDATE players SET name = ?, email = ? WHERE game_id = ? AND seat = ?",
-            (name, email, game_id, seat),
+            "UPDATE players SET name = ?, email = ? WHERE game_id = ? AND seat = ?"
+            " AND (name IS NOT ? OR email IS NOT ?)",
+            (name, email, game_id, seat, name, email),
         )
 
     def override_email(self, game_id: str, seat: str, email: str | None) -> bool:
@@ -404,21 +416,16 @@ class Store:
         return cursor.rowcount == 1
 
     def players(self, game_id: str) -> list[PlayerRow]:
-        return [
-            _player(r)
-            for r in self.db.execute(
-                "SELECT * FROM players WHERE game_id = ? ORDER BY rowid", (game_id,)
-            )
-        ]
+        return self._players("game_id = ?", game_id)
 
     def players_by_email(self, email: str) -> list[PlayerRow]:
-        return [
-            _player(r)
-            for r in self.db.execute(
-                "SELECT * FROM players WHERE COALESCE(email_override, email) = ? ORDER BY rowid",
-                (email.lower(),),
-            )
-        ]
+        return self._players(f"{_ADDRESS} = ?", email.lower())
+
+    def _players(self, where: str, value: str) -> list[PlayerRow]:
+        """Columns in ``PlayerRow``'s order, so a row is built without looking up names
+        (every mail loads its game's seats)."""
+        query = f"SELECT game_id, seat, name, {_ADDRESS}, code FROM players WHERE {where}"
+        return [PlayerRow(*r) for r in self.db.execute(query + " ORDER BY rowid", (value,))]
 
     # --- orders ------------------------------------------------------------------------
     def put_orders(
@@ -442,6 +449,18 @@ class Store:
             (game_id, phase, seat),
         )
         return cursor.rowcount == 1
+
+    def orders_of(self, game_id: str, phase: int, seat: str) -> dict[str, Any] | None:
+        """One seat's orders: every order mail asks for the sender's, not the table's."""
+        row = self.db.execute(
+            "SELECT orders FROM orders WHERE game_id = ? AND phase = ? AND seat = ?",
+            (game_id, phase, seat),
+        ).fetchone()
+        return None if row is None else dict(json.loads(row[0]))
+
+    def seats_with_orders(self, game_id: str, phase: int) -> set[str]:
+        query = "SELECT seat FROM orders WHERE game_id = ? AND phase = ?"
+        return {r[0] for r in self.db.execute(query, (game_id, phase))}
 
     def orders(self, game_id: str, phase: int) -> dict[str, dict[str, Any]]:
         return {
@@ -667,13 +686,3 @@ class Store:
 
 def _iso_or_none(moment: datetime | None) -> str | None:
     return iso(moment) if moment else None
-
-
-def _player(row: sqlite3.Row) -> PlayerRow:
-    return PlayerRow(
-        game_id=row["game_id"],
-        seat=row["seat"],
-        name=row["name"],
-        email=row["email_override"] or row["email"],
-        code=row["code"],
-    )

@@ -31,6 +31,9 @@ conformance suite in ``tests/conformance/`` checks every registered kind against
 6. ``example(state, seat, lang)`` is an order text that ``read_orders`` accepts for that seat
    in that state; ``help`` and ``welcome`` quote it, so what a player copies works.
 7. ``default_orders`` gives orders that ``resolve`` accepts for every owed seat.
+8. No call changes a state (or orders) it is given: ``resolve`` works on a copy. The daemon
+   keeps one validated state per game while its stored text is unchanged and hands the same
+   object to every mail read against it.
 
 Player identity inside an engine is the ``Seat.id`` (a stable slug from the config), never an
 email address. Display names are ``Seat.name``.

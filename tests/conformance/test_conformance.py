@@ -1,4 +1,4 @@
-"""The protocol's contract (gm_daemon/games/protocol.py, points 1-7), checked for every
+"""The protocol's contract (gm_daemon/games/protocol.py, points 1-8), checked for every
 registered kind and the core's test kinds by playing a game on the engine alone: every owed
 seat sends the example its help offers, phase after phase, until the game ends.
 """
@@ -15,6 +15,7 @@ from pydantic import BaseModel
 
 from gm_daemon import games
 from gm_daemon.games.protocol import Game, Line, Report, Resolution, Seat
+from gm_daemon.loaded import waiting_for
 from gm_daemon.rng import phase_rng
 from tests.conformance.profiles import PROFILES, Profile
 from tests.scenarios import load_scenarios, uncovered
@@ -46,6 +47,7 @@ class Step:
     orders: dict[str, BaseModel]
     defaulted: frozenset[str]
     resolution: Resolution[Any, Any]
+    as_given: dict[str, Any]  # the state's JSON before any call saw it (point 8)
 
 
 def lines(text: str) -> list[Line]:
@@ -67,6 +69,7 @@ def play(kind: str) -> Iterator[Step]:
     is empty."""
     engine, state, _ = start(kind)
     for _ in range(profile(kind).max_phases):
+        as_given = state.model_dump(mode="json")
         owed = engine.owed(state)
         if not owed:
             return
@@ -79,7 +82,7 @@ def play(kind: str) -> Iterator[Step]:
         orders |= {seat: engine.default_orders(state, seat) for seat in defaulted}
         number = engine.phase_number(state)
         resolution = engine.resolve(state, orders, phase_rng(SEED, number), defaulted)
-        yield Step(state, orders, defaulted, resolution)
+        yield Step(state, orders, defaulted, resolution, as_given)
         if resolution.finished:
             return
         state = resolution.state
@@ -207,3 +210,33 @@ def test_the_nmr_section_says_something_for_every_seat(kind: str) -> None:
             default = engine.default_orders(step.state, seat)
             for lang in ("de", "en"):
                 assert engine.describe_orders(step.state, seat, default, lang).strip(), seat
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_no_call_changes_the_state_it_is_given(kind: str) -> None:
+    """Point 8: the referee shares one validated state between the mails of a game."""
+    engine = games.find_game(kind)
+    for step in play(kind):
+        state = step.state
+        orders_before = {seat: o.model_dump(mode="json") for seat, o in step.orders.items()}
+        for seat in sorted(engine.participants(state)):
+            for lang in ("de", "en"):
+                example = engine.example(state, seat, lang)
+                engine.help(state, seat, lang)
+                engine.status(state, seat, lang)
+                engine.phase_label(state, lang)
+                waiting_for(engine, state, lang)
+                for line in lines(example):
+                    engine.read_header(line.text, state)
+                if example:
+                    read = engine.read_orders(lines(example), state, seat, lang)
+                    engine.describe_orders(state, seat, read.orders, lang)
+            if seat in engine.owed(state):
+                engine.describe_orders(state, seat, engine.default_orders(state, seat), "de")
+        number = engine.phase_number(state)
+        again = engine.resolve(state, step.orders, phase_rng(SEED, number), step.defaulted)
+        engine.report(state, again, "de")
+        engine.public_state(state)
+        assert state.model_dump(mode="json") == step.as_given
+        assert {s: o.model_dump(mode="json") for s, o in step.orders.items()} == orders_before
+
