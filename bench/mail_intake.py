@@ -240,12 +240,14 @@ async def _echo(stack: MailStack, context: ssl.SSLContext, count: int) -> tuple[
 async def _first_ack(
     config: Path, database: Path, stack: MailStack, count: int
 ) -> tuple[float, float]:
-    """One Daemon.cycle() over the unseen burst, connections warm: seconds until the SMTP
-    server accepted the first acknowledgement, and the last."""
+    """One Daemon.cycle() over the unseen burst, connections warm and the daemon started as
+    ``run()`` starts it (games synced, grammars built): seconds until the SMTP server
+    accepted the first acknowledgement, and the last."""
     _set_all_sent(database)  # earlier acknowledgements are not this burst's
     daemon = Daemon(config)
     sent: list[float] = []
     try:
+        daemon.referee.sync()
         await daemon.inbox.fetch(limit=0)  # IMAP connected, logged in, folder selected
         warm = f"From: {stack.gm}\r\nTo: {stack.players[0]}\r\nSubject: warm\r\n\r\n.\r\n"
         await daemon.sender.send(warm.encode(), stack.gm, [stack.players[0]])

@@ -14,13 +14,12 @@ READY, RELOADING, STOPPING and WATCHDOG.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
 import signal
 import socket
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -28,6 +27,7 @@ from gm_daemon.config import Config, ConfigError, load_config
 from gm_daemon.intake import Intake
 from gm_daemon.mail.message import Incoming, parse_incoming
 from gm_daemon.mail.transport import Inbox, RawMail, Sender
+from gm_daemon.meanwhile import SendingMeanwhile
 from gm_daemon.outbox import OutboxSender
 from gm_daemon.referee import Referee
 from gm_daemon.reliability import CannotStore, DaemonLock, content_digest, report_failed_mail
@@ -138,53 +138,63 @@ class Daemon:
         self._wake: asyncio.Event | None = None
         self._next_prune: datetime | None = None
         self._intake_noted: datetime | None = None
-        self._queued: asyncio.Event | None = None  # set when intake committed a reply
+        self._sending: SendingMeanwhile | None = None  # while a cycle takes mail in
 
     # --- one pass ----------------------------------------------------------------------
     async def cycle(self) -> None:
         """Everything that is due now: new mail in, deadlines, mail out. A mailbox outage
         must not hold up deadlines or the outbox, so fetching fails on its own. Replies go
-        out while a burst is still being read (``_sending_meanwhile``)."""
+        out while a burst is still being read (``SendingMeanwhile``)."""
         self.cycles += 1
         self._version = self.store.data_version()  # a commit by the CLI from now on wakes us
-        async with self._sending_meanwhile() as sent_meanwhile:
-            try:
-                await self.take_in_mail()
-            except CannotStore as exc:
-                log.error("intake stopped: %s", exc)
-            except Exception as exc:
-                log.error("fetching mail failed, the rest of the cycle goes on: %s", exc)
-            else:
-                self._note_intake_ok()
-            await self._process_pending()
+        sending = self._sending = SendingMeanwhile(self.outbox)
+        try:
+            async with sending:
+                try:
+                    await self.take_in_mail()
+                except CannotStore as exc:
+                    log.error("intake stopped: %s", exc)
+                except Exception as exc:
+                    log.error("fetching mail failed, the rest of the cycle goes on: %s", exc)
+                else:
+                    self._note_intake_ok()
+                await self._process_pending()
+        finally:
+            self._sending = None
         self.referee.due()
-        sent = sent_meanwhile[0] + await self.outbox.drain()
+        sent = sending.sent + await self.outbox.drain()
         if sent:
             log.info("sent %d mail%s", sent, "" if sent == 1 else "s")
         if report_failed_mail(self.store, self.referee.mailer):
             await self.outbox.drain()  # the GM's note goes out now, not at the next wake-up
         self.prune_if_due()
+        self.store.checkpoint()  # the next mail's commit does not pay for it
 
     async def take_in_mail(self) -> int:
         """New mail in, a chunk at a time (``CHUNKS``: 1, 10, then 50 mails each) until
         none is left: each chunk is fetched, stored, then answered while it is being marked
         done, before the next is fetched, so the first replies of a burst are in the outbox
-        (and on their way, see ``_sending_meanwhile``) while the rest of it is still on the
-        server. Returns the number of mails stored."""
+        (and on their way, see ``SendingMeanwhile``) while the rest of it is still on the
+        server; the first reply of a pass has left before anything more is read
+        (``SendingMeanwhile.first_out``). Returns the number of mails stored."""
         stored, taken, step = 0, set[str](), 0
         while True:
             size = CHUNKS[min(step, len(CHUNKS) - 1)]
             fetched = await self.inbox.fetch(limit=size)
             stored += self._store_all(fetched)  # stored first: only then marked done
-            marking = asyncio.ensure_future(self.inbox.done_all([raw.key for raw in fetched]))
+            keys = [raw.key for raw in fetched]
+            # the first chunk is marked after its reply left: that exchange is what the
+            # player waits for, and the marking round trip would share the servers with it
+            marking = asyncio.ensure_future(self.inbox.done_all(keys)) if step else None
             try:
                 await self._process_pending()
+                if not step and self._sending is not None:
+                    await self._sending.first_out()
             finally:
-                await marking
-            keys = {raw.key for raw in fetched}
-            if len(fetched) < size or keys <= taken:  # the last chunk, or no progress
+                await (marking or self.inbox.done_all(keys))
+            if len(fetched) < size or taken.issuperset(keys):  # the last chunk, or no progress
                 return stored
-            taken |= keys
+            taken.update(keys)
             step += 1
 
     async def _process_pending(self) -> None:
@@ -192,42 +202,10 @@ class Daemon:
         ``Intake.process_pending``); after each, the sender gets its turn."""
         for row in self.store.unprocessed():
             self.intake.handle(row)
-            if self._queued is not None:
-                self._queued.set()
+            if self._sending is not None:
+                self._sending.wake()
             await asyncio.sleep(0)  # a socket's data is read in one loop turn,
             await asyncio.sleep(0)  # the coroutine waiting for it resumes in the next
-
-    @contextlib.asynccontextmanager
-    async def _sending_meanwhile(self) -> AsyncIterator[list[int]]:
-        """Drain the outbox whenever intake has committed a reply, while the body runs: a
-        burst's first acknowledgements leave while the rest is being read. Stops at the
-        first transient failure (the server is probably down; the cycle's own drain tries
-        again, as before). Yields a one-item list: the number of mails sent meanwhile."""
-        sent = [0]
-        queued = self._queued = asyncio.Event()
-        finished = False
-
-        async def send() -> None:
-            while True:
-                await queued.wait()
-                queued.clear()
-                if finished:
-                    return
-                sent[0] += await self.outbox.drain()
-                if self.outbox.stalled:
-                    return
-
-        task = asyncio.create_task(send())
-        try:
-            yield sent
-        finally:
-            finished = True
-            self._queued = None
-            queued.set()
-            try:
-                await task
-            except Exception as exc:  # the cycle's own drain meets it again, and reports
-                log.warning("sending while taking mail in failed: %s", exc)
 
     def _note_intake_ok(self) -> None:
         """Remember that the mailbox was read, for safe mode's intake-gap rule; a write per

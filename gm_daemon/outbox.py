@@ -47,17 +47,18 @@ class OutboxSender:
         self.stalled = False  # the last drain stopped at a transient failure
         self._draining: asyncio.Lock | None = None
 
-    async def drain(self) -> int:
+    async def drain(self, on_sent: Callable[[], None] | None = None) -> int:
         """Send everything that is due; stop at the first transient failure (the server is
-        probably down, the rest would fail too). Returns the number of mails sent. One drain
-        at a time: two would send the same queued mail twice."""
+        probably down, the rest would fail too). Returns the number of mails sent; calls
+        ``on_sent`` after each. One drain at a time: two would send the same queued mail
+        twice."""
         if self._draining is None:
             self._draining = asyncio.Lock()
         async with self._draining:
             self.stalled = False
-            return await self._drain()
+            return await self._drain(on_sent or _nothing)
 
-    async def _drain(self) -> int:
+    async def _drain(self, on_sent: Callable[[], None]) -> int:
         sent = 0
         while rows := self.store.due_mail(self.clock()):
             for row in rows:
@@ -71,6 +72,7 @@ class OutboxSender:
                     continue
                 self.store.mark_sent(row.id, self.clock())
                 sent += 1
+                on_sent()
         return sent
 
     def _failed(self, outbox_id: int, attempts: int, exc: SendError) -> None:
@@ -87,3 +89,7 @@ class OutboxSender:
             exc,
         )
         self.store.mark_attempt_failed(outbox_id, str(exc), retry_at)
+
+
+def _nothing() -> None:
+    pass

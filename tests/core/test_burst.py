@@ -13,6 +13,7 @@ from email.message import EmailMessage
 
 from gm_daemon.daemon import CHUNKS, Daemon
 from gm_daemon.mail.transport import RawMail
+from gm_daemon.texts import Text
 from tests.core.test_daemon_flow import GAMES
 from tests.daemon_harness import DaemonHarness
 
@@ -49,12 +50,16 @@ class MemoryInbox:
 
 
 class RecordingSender:
-    def __init__(self, events: list[tuple[str, object]]):
+    """``turns``: loop turns a send takes, as an SMTP exchange's round trips do."""
+
+    def __init__(self, events: list[tuple[str, object]], turns: int = 1):
         self.events = events
+        self.turns = turns
 
     async def send(self, message: bytes, sender: str, recipients: Sequence[str]) -> None:
+        for _ in range(self.turns):
+            await asyncio.sleep(0)
         self.events.append(("sent", message))
-        await asyncio.sleep(0)
 
     async def close(self) -> None:
         pass
@@ -101,3 +106,44 @@ def test_a_burst_answered_in_chunks_is_answered_as_one_mail_at_a_time_would_be(t
         f"<burst-{n}@players.test>" for n in range(BURST)
     ]
     assert all("accepted" in str(m["Subject"]) for m in replies)
+
+
+def _burst_with(tmp_path, sender_turns: int, backlog: int = 0) -> tuple[list, MemoryInbox]:
+    h = DaemonHarness(tmp_path, GAMES)
+    h.run()
+    daemon = Daemon(h.config_path, clock=h.clock)
+    with daemon.store.transaction():  # older mail still waiting to go out (a server was down)
+        for number in range(backlog):
+            text = Text(f"note {number}", "backlog\n")
+            daemon.referee.mailer.queue(None, "gm-notice", "gm@club.test", text)
+    asyncio.run(daemon.close())
+    events: list[tuple[str, object]] = []
+    inbox = MemoryInbox([_order(n) for n in range(BURST)], events)
+    sender = RecordingSender(events, turns=sender_turns)
+    daemon = Daemon(h.config_path, clock=h.clock, transports=lambda config: (inbox, sender))
+    asyncio.run(daemon.run_once())
+    return events, inbox
+
+
+def test_the_first_reply_leaves_before_the_second_chunk_is_read_however_slow_the_server(
+    tmp_path,
+):
+    """An SMTP exchange is several round trips; each waited behind the decoding of the next
+    chunk (one mail at a time, between loop turns), so the first player waited for ten
+    mails' work. Now intake waits for the first reply to leave before it reads on."""
+    events, _ = _burst_with(tmp_path, sender_turns=50)
+    fetches = [i for i, (kind, keys) in enumerate(events) if kind == "fetch" and keys]
+    sends = [i for i, (kind, _) in enumerate(events) if kind == "sent"]
+    assert sends[0] < fetches[1]
+    assert len(sends) == BURST
+
+
+def test_a_backlog_of_mail_to_send_does_not_hold_up_reading(tmp_path):
+    """Intake waits for one mail to leave, not for the whole outbox."""
+    events, inbox = _burst_with(tmp_path, sender_turns=50, backlog=40)
+    fetches = [i for i, (kind, keys) in enumerate(events) if kind == "fetch" and keys]
+    sends = [i for i, (kind, _) in enumerate(events) if kind == "sent"]
+    assert sends[0] < fetches[1] < sends[10]  # read on after the first, not after forty
+    assert len(sends) == BURST + 40  # every acknowledgement and every old mail, once
+    assert inbox.marked == {mail.key for mail in inbox.mails}
+
