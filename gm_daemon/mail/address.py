@@ -15,7 +15,9 @@ import re
 # atext of RFC 5322, plus any non-ASCII character (RFC 6531 lets providers hand out "jürgen@").
 _ATOM = r"(?:[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]|[^\x00-\x7f])+"
 _DOT_ATOM = re.compile(rf"{_ATOM}(?:\.{_ATOM})*")
-_LABEL = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?")
+_LABEL = r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?"
+# Two or more dot-separated labels: one match for the whole host name, not one per label.
+_LABELS = re.compile(rf"{_LABEL}(?:\.{_LABEL})+")
 _TLD = re.compile(r"[a-z]{2,63}|xn--[a-z0-9-]{1,59}")
 
 
@@ -25,7 +27,8 @@ def address_problem(address: str) -> str | None:
         return "no sender address"
     if len(address) > 254:
         return f"address longer than 254 characters ({len(address)})"
-    if any(ch.isspace() or not ch.isprintable() for ch in address):
+    # " " is the one white-space character that counts as printable (a test checks every one)
+    if " " in address or not address.isprintable():
         return "space or control character in the address"
     local, at, domain = address.rpartition("@")
     if not at or not local:
@@ -49,7 +52,7 @@ def _domain_problem(domain: str) -> str | None:
     labels = ascii_domain.split(".")
     if len(labels) < 2:
         return f"domain {_short(domain)} has no dot"
-    if not all(_LABEL.fullmatch(label) for label in labels):
+    if not _LABELS.fullmatch(ascii_domain):  # there are two or more labels (above)
         return f"domain {_short(domain)} has an empty label or a label with a bad character"
     if not _TLD.fullmatch(labels[-1]):
         return f"domain {_short(domain)} ends in {_short(labels[-1])}, not a top-level domain"

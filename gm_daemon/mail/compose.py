@@ -42,8 +42,14 @@ def is_own_message_id(message_id: str, domain: str) -> bool:
     """Whether ``message_id`` has the shape of one ``new_message_id`` or ``thread_root`` made
     for ``domain``: a mailbox rule that sends our own mail back must not be answered. The
     shape, not just the domain, is checked, because players may share the GM's provider."""
+    return _own_message_id(domain).fullmatch(message_id) is not None
+
+
+@lru_cache(maxsize=16)
+def _own_message_id(domain: str) -> re.Pattern[str]:
+    """Asked for every incoming mail, always for the daemon's one domain."""
     own = rf"<(?:game\.[^<>@\s]+|[^<>@\s]*\.[0-9a-f]{{12}})@{re.escape(domain)}>"
-    return re.fullmatch(own, message_id, re.IGNORECASE) is not None
+    return re.compile(own, re.IGNORECASE)
 
 
 def compose(
