@@ -648,7 +648,10 @@ def _filename(part: Message, parts: _Parts) -> str:
         if not charset or "\0" in charset:  # the email package passes a NUL to the codec
             name = value
         else:
-            name = email.utils.collapse_rfc2231_value(name)
+            try:
+                name = email.utils.collapse_rfc2231_value(name)
+            except UnicodeError:  # codecs such as idna refuse the package's errors="replace"
+                name = value
     return _one_line(decode_words(str(name))) if name else ""
 
 

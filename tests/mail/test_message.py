@@ -247,3 +247,20 @@ def test_parse_incoming_never_raises_on_damaged_mails(
         data[pos : pos + len(junk)] = junk
     got = parse_incoming(bytes(data[: len(data) - cut % 200]), OWN)
     assert isinstance(got.text, str) and "\r" not in got.text
+
+
+def test_an_attachment_name_in_a_codec_that_refuses_replacement_does_not_set_the_mail_aside():
+    """``filename*=idna''…`` made the email package raise (the idna codec refuses its
+    errors="replace"), and the whole mail was set aside as a decoder error."""
+    data = (
+        "From: Anna <anna@players.test>\nSubject: Befehle\nMIME-Version: 1.0\n"
+        'Content-Type: multipart/mixed; boundary="b"\n\n'
+        "--b\nContent-Type: text/plain\n\nanbei\n"
+        "--b\nContent-Type: text/plain\n"
+        "Content-Disposition: attachment; filename*=idna''befehle.txt\n\n"
+        "Code: ANNA-1111\nKanone ro9\n--b--\n"
+    ).encode()
+    got = parse_incoming(data, OWN)
+    assert got.unreadable is None
+    assert got.text_from == "attachment befehle.txt"
+    assert "Kanone ro9" in got.text
