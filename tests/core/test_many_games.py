@@ -136,3 +136,24 @@ def test_a_reload_signal_during_a_large_resync_is_honoured(tmp_path: Path) -> No
     run_until(daemon, signal.SIGHUP, h)
     assert h_game_count(h) == MANY + 1
     assert daemon.cycles >= 1
+
+
+def test_a_senders_seats_are_found_through_an_index_not_by_reading_every_seat(
+    tmp_path: Path,
+) -> None:
+    """Every mail looks its sender up among the seats of all games: with a thousand games
+    that is ten thousand rows, unless the address is indexed."""
+    h = started(tmp_path, 10)
+    daemon = Daemon(h.config_path, clock=h.clock)
+    try:
+        statements: list[str] = []
+        daemon.store.db.set_trace_callback(statements.append)
+        (seat,) = daemon.store.players_by_email("anna7@players.test")
+        daemon.store.db.set_trace_callback(None)
+        (query,) = statements
+        plan = daemon.store.db.execute("EXPLAIN QUERY PLAN " + query).fetchall()
+    finally:
+        asyncio.run(daemon.close())
+    assert seat.game_id == "g007"
+    details = " ".join(str(row["detail"]) for row in plan)
+    assert "USING INDEX players_address" in details, details
