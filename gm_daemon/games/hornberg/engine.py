@@ -24,6 +24,7 @@ from gm_daemon.games.hornberg.report import (
     variant_name,
 )
 from gm_daemon.games.hornberg.resolve import resolve
+from gm_daemon.games.hornberg.samples import in_game_colours, problems_in_game_colours
 from gm_daemon.games.hornberg.texts import say
 from gm_daemon.games.kit.headers import numbered_header
 from gm_daemon.games.protocol import (
@@ -32,6 +33,7 @@ from gm_daemon.games.protocol import (
     Header,
     Lang,
     Line,
+    OrdersRejected,
     Report,
     Resolution,
     Seat,
@@ -107,7 +109,13 @@ class Hornberg:
         lang: Lang,
         on_file: Orders | None = None,
     ) -> Accepted[Orders]:
-        return reading.read_orders(lines, state, seat, lang)
+        try:
+            accepted = reading.read_orders(lines, state, seat, lang)
+        except OrdersRejected as rejected:
+            rejected.problems = problems_in_game_colours(rejected.problems, state, lang)
+            raise
+        accepted.warnings = problems_in_game_colours(accepted.warnings, state, lang)
+        return accepted
 
     def default_orders(self, state: State, seat: str) -> Orders:
         """§6.4: the deterministic auto-play, or a passed turn with ``nmr_policy = skip``."""
@@ -126,6 +134,7 @@ class Hornberg:
 
     # --- texts -----------------------------------------------------------------------
     def welcome(self, state: State, seat: str, lang: Lang) -> Report:
+        shown = in_game_colours(state, lang)
         public = "\n".join(
             [
                 say(lang, "game_heading", variant=variant_name(state)),
@@ -139,19 +148,20 @@ class Hornberg:
             ]
         )
         return Report(
-            public=public,
-            private={seat: self._private(state, seat, lang)},
+            public=shown(public),
+            private={seat: shown(self._private(state, seat, lang))},
             attachments=[_picture(state, lang)],
         )
 
     def help(self, state: State, seat: str, lang: Lang) -> str:
-        return help_text(state, seat, lang)
+        return in_game_colours(state, lang)(help_text(state, seat, lang))
 
     def status(self, state: State, seat: str, lang: Lang) -> Report:
         """The table as everyone sees it; the seat's hand and turn notice privately."""
-        private = self._private(state, seat, lang)
+        shown = in_game_colours(state, lang)
+        private = shown(self._private(state, seat, lang))
         return Report(
-            public=state_text(state, lang),
+            public=shown(state_text(state, lang)),
             private={seat: private} if private else {},
             attachments=[_picture(state, lang)],
         )
@@ -162,8 +172,9 @@ class Hornberg:
         if not after.finished:  # the final standings are part of the events already
             public += "\n" + state_text(after, lang)
         texts = {s: private_text(before, after, s, resolution.events, lang) for s in after.seat_ids}
-        private = {seat: text for seat, text in texts.items() if text}
-        return Report(public=public, private=private, attachments=[_picture(after, lang)])
+        shown = in_game_colours(after, lang)
+        private = {seat: shown(text) for seat, text in texts.items() if text}
+        return Report(public=shown(public), private=private, attachments=[_picture(after, lang)])
 
     def public_state(self, state: State) -> dict[str, Any]:
         return public_view(state)
