@@ -253,13 +253,13 @@ def test_an_attachment_name_in_a_codec_that_refuses_replacement_does_not_set_the
     """``filename*=idna''…`` made the email package raise (the idna codec refuses its
     errors="replace"), and the whole mail was set aside as a decoder error."""
     data = (
-        "From: Anna <anna@players.test>\nSubject: Befehle\nMIME-Version: 1.0\n"
-        'Content-Type: multipart/mixed; boundary="b"\n\n'
-        "--b\nContent-Type: text/plain\n\nanbei\n"
-        "--b\nContent-Type: text/plain\n"
-        "Content-Disposition: attachment; filename*=idna''befehle.txt\n\n"
-        "Code: ANNA-1111\nKanone ro9\n--b--\n"
-    ).encode()
+        b"From: Anna <anna@players.test>\nSubject: Befehle\nMIME-Version: 1.0\n"
+        b'Content-Type: multipart/mixed; boundary="b"\n\n'
+        b"--b\nContent-Type: text/plain\n\nanbei\n"
+        b"--b\nContent-Type: text/plain\n"
+        b"Content-Disposition: attachment; filename*=idna''befehle.txt\n\n"
+        b"Code: ANNA-1111\nKanone ro9\n--b--\n"
+    )
     got = parse_incoming(data, OWN)
     assert got.unreadable is None
     assert got.text_from == "attachment befehle.txt"
