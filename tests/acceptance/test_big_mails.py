@@ -39,7 +39,7 @@ def test_2_mb_of_text_gets_a_short_reply_listing_the_count(club: DaemonHarness) 
     body = club.body(reply)
     assert len(body) < 20_000
     assert "Befehle NICHT angenommen" in reply["Subject"]
-    assert 'Zeile 6: „0. Ein Roman' in body
+    assert "Zeile 6: „0. Ein Roman" in body
     assert "… und 3985 weitere (nicht einzeln aufgeführt)" in body
 
 

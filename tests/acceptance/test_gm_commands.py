@@ -134,7 +134,7 @@ def test_parse_reads_a_saved_mail_as_the_daemon_does(club: DaemonHarness) -> Non
     text = club.root / "orders.txt"
     text.write_bytes("Langsam 19\nPech: 25\n".encode("cp1252"))
     code, out = club.cli("parse", "--game", "hn1", "--player", "h-glueck", str(text))
-    assert code == 1 and 'Zeile 2: „Pech: 25“' in out
+    assert code == 1 and "Zeile 2: „Pech: 25“" in out
     assert club.run() == []  # parse stores and sends nothing
 
 

@@ -20,11 +20,11 @@ ACCEPTED = [
 
 REJECTED = [
     # (mail body after the code line, the line as quoted, what the reply must also say)
-    ("Pech:\n", 'Zeile 2: „Pech:“', "Keine Schusspositionen angegeben."),
+    ("Pech:\n", "Zeile 2: „Pech:“", "Keine Schusspositionen angegeben."),
     ("Langsam: 19, 15, 8, 4, 2\n", "Mail", "5 Schüsse geplant, aber nur P=4 Patronen."),
-    ("Langsam: 25\n", 'Zeile 2: „Langsam: 25“', "19"),
-    ("Müller: 3\n", 'Zeile 2: „Müller: 3“', "Ihre Gegner in Runde 1: A. Langsam, V. Pech."),
-    ("Langsam 19\nLangsam 15\n", 'Zeile 3: „Langsam 15“', "Zweite Zeile für das Duell"),
+    ("Langsam: 25\n", "Zeile 2: „Langsam: 25“", "19"),
+    ("Müller: 3\n", "Zeile 2: „Müller: 3“", "Ihre Gegner in Runde 1: A. Langsam, V. Pech."),
+    ("Langsam 19\nLangsam 15\n", "Zeile 3: „Langsam 15“", "Zweite Zeile für das Duell"),
 ]
 
 

@@ -239,4 +239,3 @@ def test_no_call_changes_the_state_it_is_given(kind: str) -> None:
         engine.public_state(state)
         assert state.model_dump(mode="json") == step.as_given
         assert {s: o.model_dump(mode="json") for s, o in step.orders.items()} == orders_before
-

@@ -146,4 +146,3 @@ def test_a_backlog_of_mail_to_send_does_not_hold_up_reading(tmp_path):
     assert sends[0] < fetches[1] < sends[10]  # read on after the first, not after forty
     assert len(sends) == BURST + 40  # every acknowledgement and every old mail, once
     assert inbox.marked == {mail.key for mail in inbox.mails}
-

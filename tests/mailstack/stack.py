@@ -268,9 +268,11 @@ class MailStack:
     def _start_postfix(self) -> None:
         self._spawn(["postfix", "-c", str(self.postfix_dir), "start"], "postfix-start")
         self._until(
-            lambda: _smtp_ready(self.smtp_port)
-            and _listening(self.smtps_port)
-            and _smtp_ready(self.mx_port),
+            lambda: (
+                _smtp_ready(self.smtp_port)
+                and _listening(self.smtps_port)
+                and _smtp_ready(self.mx_port)
+            ),
             "SMTP",
         )
 

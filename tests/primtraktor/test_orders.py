@@ -98,11 +98,11 @@ def test_an_order_without_legs_is_refused_so_earlier_orders_stay(state):
     ("text", "lang", "message"),
     [
         ("Nordost+", "de", "„Nordost+“: Traktoren fahren nur waagrecht oder senkrecht"),
-        ("NO", "en", "\"NO\": tractors only drive horizontally or vertically"),
+        ("NO", "en", '"NO": tractors only drive horizontally or vertically'),
         ("N+ 3", "de", "„3“: Zahlen gehören nicht in den Zug"),
-        ("+N", "en", "\"+N\" without a direction before it"),
+        ("+N", "en", '"+N" without a direction before it'),
         ("N+, Links", "de", "„Links“ ist keine Richtung"),
-        ("N+ / O+", "en", "unexpected character \"/\""),
+        ("N+ / O+", "en", 'unexpected character "/"'),
     ],
 )
 def test_syntax_errors_say_what_is_wrong_and_what_is_right(state, text, lang, message):
@@ -130,7 +130,7 @@ def test_a_diagonal_a_foreign_name_and_six_legs_are_named_in_one_reply(state):
 def test_ordering_for_another_player_is_not_allowed(state):
     (problem,) = rejected(state, "bert", "Kurt Kurz: O+", lang="en")
     assert problem.kind == ProblemKind.ILLEGAL
-    assert problem.message == "\"Kurt Kurz\" is not your tractor (you drive Bert Bremser)"
+    assert problem.message == '"Kurt Kurz" is not your tractor (you drive Bert Bremser)'
 
 
 def test_unknown_name_before_a_colon_is_not_understood(state):
