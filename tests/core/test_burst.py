@@ -11,6 +11,7 @@ import asyncio
 from collections.abc import Sequence
 from email.message import EmailMessage
 
+from gm_daemon import meanwhile
 from gm_daemon.daemon import CHUNKS, Daemon
 from gm_daemon.mail.transport import RawMail
 from gm_daemon.texts import Text
@@ -50,15 +51,19 @@ class MemoryInbox:
 
 
 class RecordingSender:
-    """``turns``: loop turns a send takes, as an SMTP exchange's round trips do."""
+    """``turns``: loop turns a send takes, as an SMTP exchange's round trips do; ``pause``:
+    seconds the first send takes besides (a server slow to answer)."""
 
-    def __init__(self, events: list[tuple[str, object]], turns: int = 1):
+    def __init__(self, events: list[tuple[str, object]], turns: int = 1, pause: float = 0):
         self.events = events
         self.turns = turns
+        self.pause = pause
 
     async def send(self, message: bytes, sender: str, recipients: Sequence[str]) -> None:
         for _ in range(self.turns):
             await asyncio.sleep(0)
+        await asyncio.sleep(self.pause)
+        self.pause = 0
         self.events.append(("sent", message))
 
     async def close(self) -> None:
@@ -108,7 +113,9 @@ def test_a_burst_answered_in_chunks_is_answered_as_one_mail_at_a_time_would_be(t
     assert all("accepted" in str(m["Subject"]) for m in replies)
 
 
-def _burst_with(tmp_path, sender_turns: int, backlog: int = 0) -> tuple[list, MemoryInbox]:
+def _burst_with(
+    tmp_path, sender_turns: int, backlog: int = 0, pause: float = 0
+) -> tuple[list, MemoryInbox]:
     h = DaemonHarness(tmp_path, GAMES)
     h.run()
     daemon = Daemon(h.config_path, clock=h.clock)
@@ -119,7 +126,7 @@ def _burst_with(tmp_path, sender_turns: int, backlog: int = 0) -> tuple[list, Me
     asyncio.run(daemon.close())
     events: list[tuple[str, object]] = []
     inbox = MemoryInbox([_order(n) for n in range(BURST)], events)
-    sender = RecordingSender(events, turns=sender_turns)
+    sender = RecordingSender(events, turns=sender_turns, pause=pause)
     daemon = Daemon(h.config_path, clock=h.clock, transports=lambda config: (inbox, sender))
     asyncio.run(daemon.run_once())
     return events, inbox
@@ -145,4 +152,16 @@ def test_a_backlog_of_mail_to_send_does_not_hold_up_reading(tmp_path):
     sends = [i for i, (kind, _) in enumerate(events) if kind == "sent"]
     assert sends[0] < fetches[1] < sends[10]  # read on after the first, not after forty
     assert len(sends) == BURST + 40  # every acknowledgement and every old mail, once
+    assert inbox.marked == {mail.key for mail in inbox.mails}
+
+
+def test_a_slow_server_holds_up_reading_only_for_the_first_out_wait(tmp_path, monkeypatch):
+    """Intake waits for the first reply at most ``FIRST_OUT_WAIT``, then reads on; the reply
+    still leaves, once. (Timers, not timing: the wait's timer runs out before the send's.)"""
+    monkeypatch.setattr(meanwhile, "FIRST_OUT_WAIT", 0.01)
+    events, inbox = _burst_with(tmp_path, sender_turns=1, pause=0.2)
+    fetches = [i for i, (kind, keys) in enumerate(events) if kind == "fetch" and keys]
+    sends = [i for i, (kind, _) in enumerate(events) if kind == "sent"]
+    assert fetches[1] < sends[0]  # read on before the first reply had left
+    assert len(sends) == BURST
     assert inbox.marked == {mail.key for mail in inbox.mails}
