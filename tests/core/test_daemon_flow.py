@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 
+from gm_daemon.daemon import Daemon
 from tests.daemon_harness import DaemonHarness
 
 GAMES = """
@@ -133,3 +135,25 @@ def test_gm_resolve_runs_once(tmp_path):
     status = json.loads(out)
     assert status["games"][0]["phase"] == 2
     assert status["outbox"] == {"pending": 2, "sent": 2}
+
+
+def test_a_game_kept_in_memory_is_read_afresh_once_another_process_changed_it(tmp_path):
+    """The referee keeps a game's validated state while its stored text is unchanged; the
+    CLI resolving the game in another process changes that text."""
+    h = harness(tmp_path)
+    h.run()
+    daemon, cli = Daemon(h.config_path, clock=h.clock), Daemon(h.config_path, clock=h.clock)
+    try:
+        before = daemon.referee.load("g1")
+        assert before is not None
+        again = daemon.referee.load("g1")
+        assert again is not None and again.state is before.state  # kept: validated once
+        cli.referee.resolve("g1", "gm-daemon resolve")
+        after = daemon.referee.load("g1")
+        assert after is not None
+        assert after.row.phase == before.row.phase + 1
+        assert after.state is not before.state
+        assert after.engine.phase_number(after.state) == after.row.phase
+    finally:
+        asyncio.run(daemon.close())
+        asyncio.run(cli.close())
