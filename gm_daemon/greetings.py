@@ -83,19 +83,32 @@ def read_orders(
     and noted below them. An engine that skips such a line itself with a warning of its own
     ("„Hallo“ is no player") gets that warning said the same way as everywhere else."""
     try:
-        accepted = engine.read_orders(lines, state, seat, lang, on_file)
+        accepted = _read_past_greetings(engine, lines, state, seat, lang, on_file)
+    except OrdersRejected as refused:
+        refused.warnings = _said_as_greetings(refused.warnings, lines, lang)
+        raise
+    accepted.warnings = _said_as_greetings(accepted.warnings, lines, lang)
+    return accepted
+
+
+def _read_past_greetings(
+    engine: AnyGame, lines: list[Line], state: Any, seat: str, lang: str, on_file: object
+) -> Accepted[Any]:
+    try:
+        return engine.read_orders(lines, state, seat, lang, on_file)
     except OrdersRejected as rejected:
         refused = {p.line for p in rejected.problems if p.line is not None}
         greetings = greeting_lines(lines, refused)
         if not greetings:
             raise
-        rest = [line for line in lines if line not in greetings]
-        try:
-            accepted = engine.read_orders(rest, state, seat, lang, on_file)
-        except OrdersRejected as again:
-            raise GreetingsNoted(again.problems, _greeting_notes(greetings, lang)) from None
-        accepted.warnings = [*_greeting_notes(greetings, lang), *accepted.warnings]
-    return _said_as_greetings(accepted, lines, lang)
+    rest = [line for line in lines if line not in greetings]
+    notes = _greeting_notes(greetings, lang)
+    try:
+        accepted = engine.read_orders(rest, state, seat, lang, on_file)
+    except OrdersRejected as again:
+        raise OrdersRejected(again.problems, [*notes, *again.warnings]) from None
+    accepted.warnings = [*notes, *accepted.warnings]
+    return accepted
 
 
 def _greeting_notes(greetings: list[Line], lang: str) -> list[Problem]:
@@ -106,22 +119,14 @@ def _greeting_notes(greetings: list[Line], lang: str) -> list[Problem]:
     ]  # fmt: skip
 
 
-def _said_as_greetings(accepted: Accepted[Any], lines: list[Line], lang: str) -> Accepted[Any]:
-    """Warnings an engine gave on greeting lines, replaced by the one greeting note."""
-    warned = {w.line for w in accepted.warnings if w.line is not None}
+def _said_as_greetings(warnings: list[Problem], lines: list[Line], lang: str) -> list[Problem]:
+    """Warnings an engine gave on greeting lines, replaced by the one greeting note; by line."""
+    warned = {w.line for w in warnings if w.line is not None}
     greetings = greeting_lines(lines, warned)
-    if greetings:
-        numbers = {g.no for g in greetings}
-        kept = [w for w in accepted.warnings if w.line not in numbers]
-        notes = _greeting_notes(greetings, lang)
-        accepted.warnings = sorted([*notes, *kept], key=lambda w: w.line or 0)
-    return accepted
+    numbers = {g.no for g in greetings}
+    kept = [w for w in warnings if w.line not in numbers]
+    return sorted([*_greeting_notes(greetings, lang), *kept], key=_line)
 
 
-class GreetingsNoted(OrdersRejected):
-    """A refused mail whose greeting lines were left out of the problems; ``notes`` says
-    which lines were read as greetings."""
-
-    def __init__(self, problems: list[Problem], notes: list[Problem]):
-        super().__init__(problems)
-        self.notes = notes
+def _line(problem: Problem) -> int:
+    return problem.line or 0

@@ -126,7 +126,7 @@ class Intake:
                 name=player.name,
                 phase_label=loaded.label(),
                 problems=problems_text(rejected.problems, lang)
-                + warnings_text(getattr(rejected, "notes", []), lang).rstrip(),
+                + warnings_text(rejected.warnings, lang).rstrip(),
                 in_force=self._in_force(loaded, player, on_file),
                 deadline=self.referee.deadline_text(loaded),
             )

@@ -81,3 +81,16 @@ def test_highlander_unknown_centre_duplicate_and_count() -> None:
     assert "„XYZ“ ist kein bekanntes Versorgungszentrum" in reply
     assert "Doppelt genannt: ANK" in reply
     assert "Die Liste nennt 3 Zentren; verlangt sind genau 15" in reply
+
+
+def test_a_refusal_also_says_what_would_have_been_corrected() -> None:
+    """An invalid challenge is dropped with a note when the mail is accepted; when the same
+    mail is refused for another line, the note was lost, and the corrected mail met it only
+    in the next reply. The refusal carries the engine's warnings."""
+    game, state, seat = _start("highnoon")
+    lines = [Line(1, "Duell gegen Zorro: 3, 2"), Line(2, "Herausforderungen: Niemand")]
+    with pytest.raises(OrdersRejected) as caught:
+        game.read_orders(lines, state, seat, "de")
+    assert [p.line for p in caught.value.problems] == [1]
+    assert [w.line for w in caught.value.warnings] == [2]
+    assert "Niemand" in caught.value.warnings[0].message

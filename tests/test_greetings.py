@@ -52,7 +52,7 @@ def test_a_refused_mail_names_its_problems_and_not_the_greeting(kind: str) -> No
         read_orders(game, _lines(text), state, seat, "de")
     lines = {p.line for p in caught.value.problems}
     assert 2 in lines and 1 not in lines and 3 not in lines
-    notes = warnings_text(caught.value.notes, "de")  # type: ignore[attr-defined]
+    notes = warnings_text(caught.value.warnings, "de")
     assert "Zeile 3: „Danke!“ als Gruß gelesen" in notes
 
 
@@ -92,3 +92,17 @@ def test_a_refused_order_under_a_greeting_is_not_taken_for_a_name(kind: str, tex
 )
 def test_the_pattern_list(line: str, greeting: bool) -> None:
     assert is_greeting(line) is greeting
+
+
+def test_a_refusal_says_the_games_own_notes_and_names_greetings_as_greetings() -> None:
+    """High Noon notes a dropped challenge in a refusal too; its own note on "Hallo,"
+    ("no player's name") is said as the one greeting note, as in an acceptance."""
+    game, state, seat = _start("highnoon")
+    text = "Hallo,\nDuell gegen Zorro: 3, 2\nHerausforderungen: Niemand\nDanke!\nAnna"
+    with pytest.raises(OrdersRejected) as caught:
+        read_orders(game, _lines(text), state, seat, "de")
+    assert [p.line for p in caught.value.problems] == [2]
+    notes = warnings_text(caught.value.warnings, "de")
+    assert [w.line for w in caught.value.warnings] == [1, 3, 4, 5]
+    assert "Zeile 1: „Hallo,“ als Gruß gelesen" in notes and "Spielername" not in notes
+    assert "„Niemand“" in notes

@@ -97,11 +97,15 @@ class Problem:
 
 
 class OrdersRejected(Exception):
-    """Raised by ``read_orders`` with every problem found; nothing of the submission counts."""
+    """Raised by ``read_orders`` with every problem found; nothing of the submission counts.
+    ``warnings`` are notes that hold whether or not the mail is accepted (High Noon: a
+    challenge to an unknown player is dropped): the refusal says them too, so the mail sent
+    again is right at once. Notes about what acceptance would do stay out of it."""
 
-    def __init__(self, problems: Sequence[Problem]):
+    def __init__(self, problems: Sequence[Problem], warnings: Sequence[Problem] = ()):
         super().__init__("; ".join(p.message for p in problems))
         self.problems = list(problems)
+        self.warnings = list(warnings)
 
 
 Ord = TypeVar("Ord", bound=BaseModel)

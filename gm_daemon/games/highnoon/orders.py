@@ -318,7 +318,7 @@ def read_orders(lines: Sequence[Line], state: State, seat: str, lang: str) -> Ac
     challenges = _challenges(reading)
     _check_budget(reading)
     if reading.errors:
-        raise OrdersRejected(reading.errors)
+        raise OrdersRejected(reading.errors, reading.warnings)
     orders = Orders(shots=reading.shots, challenges=challenges)
     return Accepted(orders=orders, warnings=reading.warnings)
 
