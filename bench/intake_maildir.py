@@ -37,6 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.timing import timed_take_in_mail  # noqa: E402
 from gm_daemon.daemon import Daemon  # noqa: E402
 from gm_daemon.mail.maildir import MaildirInbox  # noqa: E402
 
@@ -77,19 +78,8 @@ def _deliver(folder: Path, count: int) -> None:
 
 async def _intake(daemon: Daemon) -> tuple[float, float]:
     """Seconds of ``take_in_mail`` spent fetching, storing and marking, and reading."""
-    reading = [0.0]
-    process = daemon._process_pending
-
-    async def timed() -> None:
-        start = time.perf_counter()
-        await process()
-        reading[0] += time.perf_counter() - start
-
-    daemon._process_pending = timed  # type: ignore[method-assign]
-    start = time.perf_counter()
-    await daemon.take_in_mail()
-    total = time.perf_counter() - start
-    return total - reading[0], reading[0]
+    _, store, process = await timed_take_in_mail(daemon)
+    return store, process
 
 
 def main() -> None:

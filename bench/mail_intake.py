@@ -57,6 +57,7 @@ sys.path.insert(0, str(ROOT))
 import aiosmtplib  # noqa: E402
 from aioimaplib import IMAP4_SSL  # noqa: E402
 
+from bench.timing import timed_take_in_mail  # noqa: E402
 from gm_daemon.daemon import CHUNKS, Daemon  # noqa: E402
 from gm_daemon.mail.imap import ImapInbox, parse_fetch, parse_search  # noqa: E402
 from tests.mailstack import MailStack  # noqa: E402
@@ -177,27 +178,16 @@ async def _intake(config: Path, database: Path, count: int) -> tuple[float, floa
     """Seconds of the real daemon's take_in_mail() for ``count`` mails: fetching, storing
     and marking them, and reading them and queueing every acknowledgement."""
     daemon = Daemon(config)
-    reading = [0.0]
-    process = daemon._process_pending
-
-    async def timed() -> None:
-        start = time.perf_counter()
-        await process()
-        reading[0] += time.perf_counter() - start
-
-    daemon._process_pending = timed  # type: ignore[method-assign]
     try:
         daemon.referee.sync()  # starts the game: welcome mails queued (not sent, not timed)
         before = _outbox_rows(database)
-        start = time.perf_counter()
-        stored = await daemon.take_in_mail()
-        total = time.perf_counter() - start
+        stored, store, process = await timed_take_in_mail(daemon)
     finally:
         await daemon.close()
     acks = _outbox_rows(database) - before
     if stored != count or acks != count:
         raise SystemExit(f"intake stored {stored} and acknowledged {acks} of {count} mails")
-    return total - reading[0], reading[0]
+    return store, process
 
 
 _FROM = re.compile(rb"^From: .*<([^>]+)>", re.MULTILINE)
