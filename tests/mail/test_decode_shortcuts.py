@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from gm_daemon.mail import address, compose, message
@@ -281,11 +281,22 @@ def same_answers(part: Message) -> None:
 
 @MANY
 @given(header_value, st.none() | header_value)
+@example("multipart/mixed; name*=utf-8; name*0=utf-8", None)  # the package's own TypeError
+@example("text/plain; charset=utf-8; name*=a; name*0=b", None)
 def test_part_questions_answered_as_the_email_package(ctype: str, disposition: str | None) -> None:
     head = f"Content-Type: {ctype}\n"
     if disposition is not None:
         head += f"Content-Disposition: {disposition}\n"
-    part = email.message_from_bytes(head.encode("utf-8", "surrogateescape") + b"\nx\n")
+    data = head.encode("utf-8", "surrogateescape") + b"\nx\n"
+    try:
+        part = email.message_from_bytes(data)
+    except Exception:
+        # The email package itself chokes on some parameter lists (``name*=a; name*0=b`` mixes
+        # a plain and a numbered continuation). No part question is then ever asked: the
+        # decoder sets the mail aside with a reason instead of failing the intake.
+        incoming = parse_incoming(b"From: p@example.org\n" + data, "gm@gm.test")
+        assert incoming.unreadable and incoming.sender == "p@example.org"
+        return
     same_answers(part)
 
 
