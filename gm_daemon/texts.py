@@ -73,6 +73,7 @@ def problems_text(problems: list[Problem], lang: str) -> str:
     the line as written, what is wrong and what would be right. Problems of the whole mail
     (no line) come first in their group and are always listed."""
     blocks = []
+    given_at: dict[str, int | None] = {}  # a hint already given, and the line it was given at
     for kind in _KIND_ORDER:
         chosen = [p for p in problems if p.kind == kind]
         if not chosen:
@@ -81,14 +82,20 @@ def problems_text(problems: list[Problem], lang: str) -> str:
         ordered = sorted(chosen, key=lambda p: p.line or 0)
         shown = ordered[: max(MAX_LISTED, sum(p.line is None for p in ordered))]
         for problem in shown:
-            lines.extend(_problem_lines(problem, lang))
+            lines.extend(_problem_lines(problem, lang, given_at))
+            given_at.setdefault(problem.hint, problem.line)
         if len(ordered) > len(shown):
             lines.append("- " + phrase(lang, "more_listed", count=len(ordered) - len(shown)))
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
 
 
-def _problem_lines(problem: Problem, lang: str) -> list[str]:
+# A hint this long (a list of all centres, of all spells) is given once; a line with the same
+# fault points back to it instead of repeating it.
+LONG_HINT = 60
+
+
+def _problem_lines(problem: Problem, lang: str, given_at: dict[str, int | None]) -> list[str]:
     where = (
         f"{phrase(lang, 'line')} {problem.line}: "
         + phrase(lang, "quoted", text=problem.source.strip())
@@ -96,8 +103,11 @@ def _problem_lines(problem: Problem, lang: str) -> list[str]:
         else phrase(lang, "whole_mail")
     )
     lines = [f"- {where}", f"  {problem.message}"]
-    if problem.hint:
-        lines.append(f"  {phrase(lang, 'right')}: {problem.hint}")
+    hint = problem.hint
+    if len(hint) >= LONG_HINT and given_at.get(hint) is not None:
+        hint = phrase(lang, "right_as_above", line=given_at[hint])
+    if hint:
+        lines.append(f"  {phrase(lang, 'right')}: {hint}")
     return lines
 
 

@@ -35,3 +35,22 @@ def test_long_warnings_are_wrapped_for_a_mail_client():
     text = warnings_text([Problem(4, "N+", ProblemKind.ILLEGAL, long)], "de")
     assert max(len(line) for line in text.splitlines()) <= 78
     assert " ".join(text.split()).endswith(long)
+
+
+@pytest.mark.parametrize(
+    ("lang", "back"),
+    [("de", "Richtig wäre: wie bei Zeile 2"), ("en", "Correct form: as for line 2")],
+)
+def test_a_long_hint_is_given_once_and_later_lines_point_back_to_it(lang, back):
+    centres = "Centres: " + " ".join(f"C{n:02}" for n in range(34))
+    problems = [
+        Problem(2, "Xyz", ProblemKind.SYNTAX, "unknown", centres),
+        Problem(5, "Qqq", ProblemKind.SYNTAX, "unknown", centres),
+        Problem(7, "Foo", ProblemKind.ILLEGAL, "not a centre", centres),
+        Problem(8, "A", ProblemKind.ILLEGAL, "short", "Nord+"),
+        Problem(9, "B", ProblemKind.ILLEGAL, "short", "Nord+"),
+    ]
+    text = problems_text(problems, lang)
+    assert text.count(centres) == 1
+    assert text.count(back) == 2  # across groups too: line 7 is in "not allowed"
+    assert text.count("Nord+") == 2  # a short hint is repeated where it belongs

@@ -244,3 +244,17 @@ def test_a_rejection_says_what_would_be_right_in_the_players_language() -> None:
     text = "Spiel: HL-3\nZENTREN: Lon, Lvp, Edi, Bre, Par, Mar, Spa, Por,\nBel, Hol, Kie, Ber, Lon"
     found = rejected(ballot, "P1", text).problems  # named twice, and too few
     assert [p.line for p in found] == [2, 2] and "LON" in found[0].message
+
+
+def test_a_misspelt_centre_gets_a_guess_and_an_unknown_one_the_list() -> None:
+    """A ballot names only centres, so "Mnu" is taken for MUN; for a name close to no centre
+    the reply lists all 34 centres, once (a second such line points back to the first)."""
+    ballot = position({"step": "ballot"})
+    found = rejected(ballot, "P1", "ZENTREN: Lon, Xyz, Mnu\nQqq, Lodnon").problems
+    by_name = {p.message.split("“")[0].strip("„"): p.hint for p in found if "„" in p.message}
+    assert by_name["Mnu"] == "Meinten Sie MUN?" and by_name["Lodnon"] == "Meinten Sie LON?"
+    assert by_name["Xyz"] == by_name["Qqq"] and "Ank Bel Ber" in by_name["Xyz"]
+    unknown = [p for p in found if "„" in p.message]
+    assert len(unknown) == 4 and all(p.kind is ProblemKind.SYNTAX for p in unknown)
+    english = rejected(ballot, "P1", "CENTRES: Mnu", "en").problems
+    assert english[0].hint == "Did you mean MUN?"

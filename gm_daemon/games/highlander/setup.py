@@ -15,6 +15,9 @@ from gm_daemon.games.highlander import boards
 from gm_daemon.games.highlander.diplomacy.board import ARMY, FLEET, LAND, name_key
 from gm_daemon.games.highlander.model import BALLOT_SIZES, BoardState, State
 
+# Only the 34 centres can be meant in a list, so a looser match than for orders is safe: it
+# still takes "Mnu" for Mun and "Lodnon" for Lon, and gives the whole list for "Xyz".
+CENTRE_CUTOFF = 0.6
 ARMY_ONLY = ("BUD", "MOS", "MUN", "PAR", "SER", "VIE", "WAR")  # HL-8: the landlocked centres
 TWO_COASTS = ("BUL", "SPA", "STP")
 _COASTS = {
@@ -47,7 +50,11 @@ def centre_of(written: str) -> str | Fault:
     b = boards.board()
     province = b.lookup(written)
     if province is None:
-        return Fault("unknown_centre", {"name": written.strip()}, "centre_list_hint")
+        guess = b.closest(written, among=b.supply_centers, cutoff=CENTRE_CUTOFF)
+        if guess is None:
+            return Fault("unknown_centre", {"name": written.strip()}, "centre_list_hint")
+        return Fault("unknown_centre", {"name": written.strip()}, "centre_guess_hint",
+                     {"place": b.names[guess]})  # fmt: skip
     if province not in b.supply_centers:
         return Fault("not_a_centre", {"name": b.names[province]}, "centre_list_hint")
     return b.names[province]

@@ -12,6 +12,7 @@ producing a quietly wrong adjudication.
 from __future__ import annotations
 
 import csv
+import difflib
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -71,6 +72,15 @@ class Board:
     def lookup(self, name: str) -> int | None:
         """The province a written name means (abbreviation, full name or alias), or None."""
         return self.aliases.get(name_key(name))
+
+    def closest(
+        self, name: str, among: frozenset[int] | None = None, cutoff: float = 0.75
+    ) -> int | None:
+        """The province a misspelt name most likely means (of ``among``, if given), or None:
+        what a reply suggests for a name ``lookup`` does not know."""
+        keys = [k for k, p in self.aliases.items() if among is None or p in among]
+        close = difflib.get_close_matches(name_key(name), keys, n=1, cutoff=cutoff)
+        return self.aliases[close[0]] if close else None
 
     def coast_of(self, province: int, code: str) -> int | None:
         """The coast location ``code`` ("NC") of ``province``, or None if it has no such coast."""

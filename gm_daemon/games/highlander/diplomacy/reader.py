@@ -8,7 +8,6 @@ is ambiguous, a unit that is not there) is decided later, against the position.
 
 from __future__ import annotations
 
-import difflib
 import itertools
 import re
 from dataclasses import dataclass
@@ -241,8 +240,7 @@ def _unknown_place(name: str, board: Board) -> OrderError:
     if len(words) > 1 and all(board.lookup(w) is not None for w in words):
         hint = "a '-' missing between two places?"
     else:
-        close = difflib.get_close_matches(key, list(board.aliases), n=1, cutoff=0.75)
-        if close:
-            pid = board.aliases[close[0]]
+        pid = board.closest(name)
+        if pid is not None:
             hint = f"did you mean {board.names[pid]} ({board.full_names[pid]})?"
     return OrderError(ProblemKind.SYNTAX, f"unknown province {name!r}", hint)
