@@ -359,6 +359,35 @@ def test_every_mail_of_a_short_game(tmp_path: Path, kind: str, lang: str) -> Non
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])
+def test_every_mail_of_a_tournament_match(tmp_path: Path, lang: str) -> None:
+    """Highlander's two-board match: each player sends back the example of his latest mail,
+    from the ballot to 1903 (both boards in one mail). Every position stays mirrored, so the
+    last match year (1902) ends level and the match goes to sudden death, which the 1902
+    results say with the totals."""
+    settings = (
+        "resolve_early = true\n[games.deadlines]\n"
+        'ballot = "72h"\nsetup = "72h"\ngrace = "48h"\nmovement = "72h"\n'
+        'retreats = "24h"\nadjustments = "48h"\n'
+        "[games.options]\ntournament = true\nmatch_max_year = 1902\n"
+    )
+    h = DaemonHarness(tmp_path, games_toml("highlander", lang, settings, 2))
+    welcome = h.run()
+    latest = {name: h.body(to(welcome, name)) for name in ("Anna", "Bert")}
+    marker = "Beispiel:" if lang == "de" else "Example:"
+    while h.phase("g") < 6:  # ballot, set-up, 1901, 1902, 1903 movement
+        for name in latest:
+            example = latest[name].split(marker, 1)[1].strip().split("\n\n")[0]
+            mails = send(h, name, f"Spiel: g\n{example}")
+            accepted(mails, lang)
+            for mail in mails:
+                latest[next(n for n in latest if PLAYERS[n][0] in mail["To"])] = h.body(mail)
+    check_all(h, lang)
+    level = "Das letzte Matchjahr (1902) ist vorbei" if lang == "de" else "last match year (1902)"
+    results = [m for m in h.sent if "1902" in m["Subject"] and level in h.body(m)]
+    assert len(results) == 2 and not h.finished("g")
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
 def test_the_drunter_drueber_welcome(tmp_path: Path, lang: str) -> None:
     """Hornberg's other game: its welcome shows its own order format, and both examples it
     gives (the play of the player on turn, the PLAN of one who is not) are accepted."""

@@ -85,7 +85,7 @@ def max_year(state: State) -> list[str]:
             if totals[0] != totals[1]:
                 return _win(state, state.seats[totals.index(max(totals))], key)
         state.sudden_death = True
-        return ["sudden_death"]
+        return ["match_max_tie"]
     return []
 
 

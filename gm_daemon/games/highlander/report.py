@@ -210,6 +210,8 @@ def _event(w: _Writer, record: Record, key: str) -> str:
         return _boards_decided(w) + "\n" + w.say(key, winner=w.name(winner), a=units[0], b=units[1])
     if key == "sudden_death":
         return (_boards_decided(w) + "\n" if record.step != "adjustments" else "") + w.say(key)
+    if key == "match_max_tie":
+        return w.say(key, year=record.year, a=centres[0], b=centres[1], c=units[0], d=units[1])
     if key in ("sudden_centres", "match_max_centres"):
         return w.say(key, winner=w.name(winner), a=centres[0], b=centres[1])
     if key in ("sudden_units", "match_max_units"):

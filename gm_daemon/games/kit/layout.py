@@ -102,6 +102,12 @@ def fold(line: str, indent: int = 4, width: int = WIDTH) -> str:
     )
 
 
+# A score ("30 : 30") is read as one thing: wrapping never splits it. Its spaces are held by a
+# character textwrap does not break at, of the same width, and given back after wrapping.
+_SCORE = re.compile(r"(?<=\d) : (?=\d)")
+_HELD = "\x00"
+
+
 def wrap(text: str, width: int = WIDTH) -> str:
     """Wrap prose paragraph by paragraph; lines that start with a space, a dash list item
     continuation or look like a table are left as they are."""
@@ -112,16 +118,14 @@ def wrap(text: str, width: int = WIDTH) -> str:
             continue
         indent = " " * (len(line) - len(line.lstrip()))
         bullet = "  " if line.lstrip().startswith(("- ", "* ")) else ""
-        out.extend(
-            textwrap.wrap(
-                line,
-                width=width,
-                subsequent_indent=indent + bullet,
-                break_long_words=False,
-                break_on_hyphens=False,
-            )
-            or [""]
+        wrapped = textwrap.wrap(
+            _SCORE.sub(f"{_HELD}:{_HELD}", line),
+            width=width,
+            subsequent_indent=indent + bullet,
+            break_long_words=False,
+            break_on_hyphens=False,
         )
+        out.extend(part.replace(_HELD, " ") for part in wrapped or [""])
     return "\n".join(out)
 
 

@@ -1,0 +1,16 @@
+"""kit.layout.wrap: prose wrapped for a mail client, a score never split across lines."""
+
+from gm_daemon.games.kit.layout import wrap
+
+
+def test_a_score_stays_on_one_line() -> None:
+    text = "Zentren (30 : 30) und Einheiten (30 : 30) auf beiden Brettern sind gleich: Sudden"
+    for width in range(20, len(text)):
+        lines = wrap(text, width).splitlines()
+        assert all(len(line) <= width for line in lines), width
+        assert sum(line.count("30 : 30") for line in lines) == 2, (width, lines)
+        assert " ".join(lines) == text
+
+
+def test_a_colon_between_words_may_still_break() -> None:
+    assert wrap("gleich : Sudden Death", 10).splitlines() == ["gleich :", "Sudden", "Death"]
