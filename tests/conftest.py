@@ -5,7 +5,7 @@ The suite that gates a change (``scripts/test``, CI) draws the same generated ca
 run: a red run must be the change's fault, not the dice, and a case that fails once fails
 again. New cases are drawn by the ``explore`` profile, a long run of its own
 (``.venv/bin/pytest --hypothesis-profile=explore``); whatever it finds becomes an
-``@example`` on the test, so the gate keeps it for good."""
+``@example`` on the test (or a fix of the test), so the gate keeps it for good."""
 
 from hypothesis import settings
 
