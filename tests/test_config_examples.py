@@ -14,8 +14,10 @@ import re
 import subprocess
 import sys
 from collections.abc import Callable
+from datetime import datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -146,11 +148,11 @@ WELCOME_EXAMPLE: dict[str, Example] = {
 }
 
 
-def owed(h: DaemonHarness) -> list[dict[str, str]]:
+def status(h: DaemonHarness) -> dict[str, Any]:
     code, out = h.cli("status", "--json")
     assert code == 0
     [game] = json.loads(out)["games"]
-    return [p for p in game["players"] if p["owes_orders"]]
+    return game  # type: ignore[no-any-return]
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -167,12 +169,16 @@ def test_the_example_plays_its_first_phase(
     assert set(welcome) == addresses
     assert h.phase(game.id) == 1
 
-    debtors = owed(h)
+    first = status(h)
+    deadline = datetime.fromisoformat(first["deadline"])
+    assert deadline - h.now >= timedelta(hours=24), "a phase gets a day at least"
+    debtors = [p for p in first["players"] if p["owes_orders"]]
     assert debtors
     if game.kind == "hornberg":
         assert len(debtors) == 1, "one player is on turn"
     mails: list[EmailMessage] = []
     for player in debtors:
+        assert h.phase(game.id) == 1, "the phase waits for every player who owes orders"
         text = WELCOME_EXAMPLE[game.kind](h.body(welcome[player["email"]]))
         h.send(player["email"], f"Code: {player['code']}\n{text}\n", subject=f"Re: [{game.id}]")
         h.advance(minutes=7)
@@ -182,8 +188,8 @@ def test_the_example_plays_its_first_phase(
 
     # Every example ends a phase when its orders are in: resolve_early, or (Hornberg) each
     # play carried out as it arrives; the results leave in the run of the last order.
-    results = [m for m in mails if "Ergebnis" in m["Subject"]]
-    assert {m["To"] for m in results} == addresses, [m["Subject"] for m in mails]
+    results = [m for m in mails if "Ergebnisse" in m["Subject"]]
+    assert sorted(m["To"] for m in results) == sorted(addresses), [m["Subject"] for m in mails]
     assert h.phase(game.id) == 2
     assert not h.finished(game.id)
 
