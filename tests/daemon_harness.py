@@ -53,6 +53,7 @@ class DaemonHarness:
         timezone: str = "Europe/Berlin",
         extra_toml: str = "",
     ):
+        self.root = tmp_path
         mail = tmp_path / "mail"
         self._attach(
             tmp_path / "gm.toml", tmp_path / "gm.sqlite", mail / "inbox", mail / "outbox", now
@@ -66,6 +67,7 @@ class DaemonHarness:
         current directory, as for the daemon itself."""
         config = load_config(config_path)
         harness = cls.__new__(cls)
+        harness.root = Path.cwd()
         maildir = config.mail.maildir
         harness._attach(
             config_path,
