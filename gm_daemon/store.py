@@ -117,8 +117,8 @@ CREATE INDEX IF NOT EXISTS players_address ON players(COALESCE(email_override, e
 # looks its sender up by it, among the seats of every game).
 _ADDRESS = "COALESCE(email_override, email)"
 
-# What the releases up to 41b05d1 added to the first schema (17001b8) when they opened a
-# database, the first time each: frozen here as the step that does it once.
+# What the first schema (17001b8) lacked; the releases up to 41b05d1 added it at every open.
+# Frozen: step 1 → 2 adds it once, whatever ``_SCHEMA`` becomes.
 _BEFORE_V2_COLUMNS = (
     ("games", "remind_at", "TEXT"),
     ("games", "held", "TEXT"),

@@ -15,7 +15,7 @@ import shutil
 import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 
@@ -45,25 +45,36 @@ GAMES = {
     "hl2": ("highlander", 3, {"anna"}),
 }
 
-# game, player, the order mail (from the state the fixture holds), whether the GM resolves
-# the phase (``gm-daemon resolve``; otherwise it resolves at once), the phase it then reaches,
-# and whether the game has ended
+
+class Play(NamedTuple):
+    """One order mail after the upgrade, written for the state the fixture holds."""
+
+    game: str
+    player: str
+    orders: str
+    by_gm: bool  # the GM resolves the phase (``gm-daemon resolve``); else it resolves at once
+    phase: int  # the phase the game then reaches
+    ends: bool
+    resolved: set[str]  # the seats whose orders the resolution used: the old ones are kept
+
+
 PLAYS = [
-    ("hn1", "Bert", "Herausforderungen: Anna, Carla", True, 3, False),
-    ("pt1", "Carla", "Round: 2\nNorth=", True, 3, False),
-    ("hb1", "Carla", "Zug: 3\nKanone bl1 auf A1", False, 4, False),
-    # Bert's play, then Carla's PLAN from before the upgrade plays her turn 3
-    ("hb2", "Bert", "Turn: 2\ncannon ye1 to row I", False, 4, False),
-    (
+    Play("hn1", "Bert", "Herausforderungen: Anna, Carla", True, 3, False, {"anna", "bert"}),
+    Play("pt1", "Carla", "Round: 2\nNorth=", True, 3, False, {"anna", "bert", "carla"}),
+    Play("hb1", "Carla", "Zug: 3\nKanone bl1 auf A1", False, 4, False, {"carla"}),
+    # Bert's play, and with it Carla's PLAN from before the upgrade plays her turn 3
+    Play("hb2", "Bert", "Turn: 2\ncannon ye1 to row I", False, 4, False, {"bert", "carla"}),
+    Play(
         "hx1",
         "Bert",
         "Runde: 2\nHexe 1: C7 | N+I, N4, E, N\nHexe 2: D7 | N, E, N5\nHexe 3: E7 | N5, W2, N",
         True,
-        3,  # it was the last round: the game ends
-        True,
+        3,
+        True,  # it was the last round
+        {"anna", "bert"},
     ),
     # resolve_early: Anna's set-up (hl1) and moves (hl2) were on file from before
-    (
+    Play(
         "hl1",
         "Bert",
         "SETUP: A PAR, A POR, A ROM, A RUM, A SER, F SEV, A SMY, A SPA, F STP/SC, A SWE,"
@@ -71,9 +82,13 @@ PLAYS = [
         False,
         3,
         False,
+        {"anna", "bert"},
     ),
-    ("hl2", "Bert", "BRETT A:\nA PAR - BUR\nBRETT B:\nF ANK - BLA", False, 4, False),
-]
+    Play(
+        "hl2", "Bert", "BRETT A:\nA PAR - BUR\nBRETT B:\nF ANK - BLA", False, 4, False,
+        {"anna", "bert"},
+    ),
+]  # fmt: skip
 
 
 def upgraded(tmp_path: Path) -> DaemonHarness:
@@ -259,29 +274,29 @@ def test_the_mail_the_release_had_not_sent_goes_out_once(tmp_path: Path) -> None
     ]
 
 
-@pytest.mark.parametrize(
-    ("game", "player", "orders", "by_gm", "phase", "ends"), PLAYS, ids=[p[0] for p in PLAYS]
-)
-def test_each_game_takes_orders_and_resolves_after_the_upgrade(
-    tmp_path: Path, game: str, player: str, orders: str, by_gm: bool, phase: int, ends: bool
-) -> None:
+@pytest.mark.parametrize("play", PLAYS, ids=[p.game for p in PLAYS])
+def test_each_game_takes_orders_and_resolves_after_the_upgrade(tmp_path: Path, play: Play) -> None:
     h = upgraded(tmp_path)
     h.run()  # the mail left pending
-    old_phase = GAMES[game][1]
-    email, code = PLAYERS[player]
-    h.send(email, f"Code: {code}\n{orders}\n", subject=f"Re: [{game}]")
+    game, old_phase = play.game, GAMES[play.game][1]
+    email, code = PLAYERS[play.player]
+    h.send(email, f"Code: {code}\n{play.orders}\n", subject=f"Re: [{game}]")
     h.advance(minutes=5)
     mails = h.run()
     assert mails and mails[0]["To"] == email, [m["Subject"] for m in mails]
     assert re.search(r"angenommen|accepted", mails[0]["Subject"]), h.body(mails[0])
     assert not re.search(r"NICHT|NOT", mails[0]["Subject"]), h.body(mails[0])
-    if by_gm:
+    if play.by_gm:
         assert h.phase(game) == old_phase
         assert h.cli("resolve", "--game", game)[0] == 0
         mails += h.run()
-    assert h.phase(game) == phase and h.finished(game) == ends
-    assert query(
-        h.database, "SELECT 1 FROM phases WHERE game_id = ? AND phase = ?", game, old_phase
+    assert h.phase(game) == play.phase and h.finished(game) == play.ends
+    ((used, missed),) = query(
+        h.database,
+        "SELECT orders, nmr FROM phases WHERE game_id = ? AND phase = ?",
+        game,
+        old_phase,
     )
+    assert set(json.loads(used)) - set(json.loads(missed)) == play.resolved
     seats = {e for (e,) in query(h.database, "SELECT email FROM players WHERE game_id = ?", game)}
     assert {m["To"] for m in mails[1:] if f"[{game}]" in m["Subject"]} == seats  # the results
