@@ -14,13 +14,15 @@ from lark import Lark
 from lark.exceptions import UnexpectedEOF, UnexpectedInput
 
 from gm_daemon.games.hornberg import cards, rules
-from gm_daemon.games.hornberg.describe import legal_text, line_word
+from gm_daemon.games.hornberg.describe import legal_text, line_word, move_text
 from gm_daemon.games.hornberg.interpret import to_move
 from gm_daemon.games.hornberg.model import State
+from gm_daemon.games.hornberg.nmr import autoplay
 from gm_daemon.games.hornberg.play import Move, Orders, Refusal
+from gm_daemon.games.hornberg.resolve import first_legal
 from gm_daemon.games.hornberg.texts import say
 from gm_daemon.games.hornberg.written import Ignored, Item, PlanHead, ToWritten, Written
-from gm_daemon.games.protocol import Accepted, Line, OrdersRejected, Problem, ProblemKind
+from gm_daemon.games.protocol import Accepted, Fix, Line, OrdersRejected, Problem, ProblemKind
 from gm_daemon.games.text import fold
 from gm_daemon.grammar import parser
 
@@ -118,7 +120,14 @@ class Reader:
         return say(self.lang, "hint_legal", summary=summary)
 
     def problem(
-        self, line: Line | None, kind: ProblemKind, key: str, hint: str = "", /, **v: object
+        self,
+        line: Line | None,
+        kind: ProblemKind,
+        key: str,
+        hint: str = "",
+        fix: Fix | None = None,
+        /,
+        **v: object,
     ) -> None:
         self.problems.append(
             Problem(
@@ -127,6 +136,7 @@ class Reader:
                 kind,
                 say(self.lang, key, **v),
                 hint,
+                fix,
             )
         )
 
@@ -227,7 +237,7 @@ class Reader:
             moves.append(move)
         if self.problems:
             return None
-        if self.on_turn and all(rules.refusal(self.state, self.seat, m) for m in moves):
+        if self.on_turn and first_legal(self.state, self.seat, moves) is None:
             self.problem(None, ProblemKind.ILLEGAL, "plan_none_legal", self.legal_hint())
             return None
         standing = self.plan is not None and self.plan.standing
@@ -250,7 +260,11 @@ class Reader:
             kind = ProblemKind.SYNTAX
         else:
             kind = ProblemKind.ILLEGAL
-        hint = self.forms_hint() if kind == ProblemKind.SYNTAX else self.legal_hint()
+        # a cell the print lacks is answered with the cells it has, not with a form that
+        # names another missing cell ("Kanone bl5 auf B4" on an empty table)
+        on_table = kind != ProblemKind.SYNTAX or key == "no_such_cell"
+        hint = self.legal_hint() if on_table else self.forms_hint()
+        fix = self.play_fix() if on_table else None
         params = dict(refusal.params)
         if "line" in params:
             params["line"] = line_word(params["line"], self.lang)
@@ -260,7 +274,12 @@ class Reader:
         if isinstance(params.get("colours"), list):
             shown = [cards.colour_shown(c, self.lang) for c in params["colours"]]
             params["colours"] = ", ".join(shown)
-        self.problem(line, kind, key, hint, **params)
+        self.problem(line, kind, key, hint, fix, **params)
+
+    def play_fix(self) -> Fix | None:
+        """The play the hint's example shows, as the line to send instead (on turn only)."""
+        move = autoplay(self.state, self.seat) if self.on_turn else None
+        return Fix(move_text(self.state, move, self.lang)) if move else None
 
 
 def read_orders(lines: Sequence[Line], state: State, seat: str, lang: str) -> Accepted[Orders]:
