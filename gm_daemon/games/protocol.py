@@ -53,6 +53,7 @@ game (Hexenhalma's boards); ``commands`` adds mail commands with arguments (``BI
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -99,9 +100,13 @@ class Fix:
     guess: bool = False  # a near miss ("Meinten Sie MAR?"), not a form to copy
 
     def applied(self, source: str) -> str:
-        """The line with the suggestion put in."""
+        """The line with the suggestion put in: in place of ``wrong`` standing as a word of
+        its own ("BE" in "BEL, BE" is the second entry), else of its first occurrence."""
         if not self.wrong:
             return self.right
+        alone = re.compile(rf"(?<!\w){re.escape(self.wrong)}(?!\w)")
+        if alone.search(source):
+            return alone.sub(lambda _: self.right, source, count=1)
         return source.replace(self.wrong, self.right, 1)
 
 

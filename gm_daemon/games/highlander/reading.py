@@ -243,8 +243,10 @@ def _items(mail: _Mail, body: Sequence[Line]) -> list[tuple[Line, str]]:
 
 def _ballot(mail: _Mail, body: Sequence[Line]) -> Orders:
     centres, unread = [], 0
-    for line, entry in _items(mail, body):
-        found = setup.centre_of(entry)
+    items = _items(mail, body)
+    named = [c for _, entry in items if isinstance(c := setup.centre_of(entry), str)]
+    for line, entry in items:
+        found = setup.centre_of(entry, taken=named)
         if isinstance(found, setup.Fault):
             mail.fault(line, found, ProblemKind.SYNTAX)
             unread += 1
@@ -262,8 +264,12 @@ def _setup(mail: _Mail, body: Sequence[Line]) -> Orders:
         mail.add(None, ProblemKind.ILLEGAL, mail.say("no_centres_to_place"))
         return Orders()
     placed: list[tuple[Line, str, str]] = []  # line, entry as written, unit
-    for line, entry in _items(mail, body):
-        found = setup.check_entry(entry, own)
+    items = _items(mail, body)
+    taken = [
+        boards.province(t) for _, e in items if isinstance(t := setup.check_entry(e, own), str)
+    ]
+    for line, entry in items:
+        found = setup.check_entry(entry, own, taken)
         if isinstance(found, setup.Fault):
             kind = ProblemKind.SYNTAX if found.key in ("unit_form", "unknown_centre") else None
             mail.fault(line, found, kind or ProblemKind.ILLEGAL)
@@ -311,7 +317,7 @@ def _year(mail: _Mail, body: Sequence[Line]) -> Orders:
         texts = []
         context = _Context(board, mail.seat)
         for line in lines:
-            order = _read(mail, line)
+            order = _read(mail, line, context)
             if order is not None:
                 text = check(mail, context, line, order)
                 if text is not None:
@@ -320,14 +326,48 @@ def _year(mail: _Mail, body: Sequence[Line]) -> Orders:
     return orders
 
 
-def _read(mail: _Mail, line: Line) -> Order | None:
+def _read(mail: _Mail, line: Line, ctx: _Context) -> Order | None:
     try:
         return read_order(line.text, boards.board())
     except OrderError as exc:
         hint = exc.hint or (mail.say("province_hint") if "province" in exc.message else "")
-        fix = Fix(exc.guess[1], exc.guess[0], guess=True) if exc.guess else None
+        fix = None
+        if exc.guess is not None:
+            hint, fix = _guess(mail, ctx, line, exc.guess[0], hint)
         mail.add(line, exc.kind, mail.engine(exc.message), mail.engine(hint), fix)
         return None
+
+
+_UNIT_PLACE = re.compile(r"^\s*(?:a|f|army|fleet|armee|flotte)\.?\s+(?P<place>[^\s/(]+)", re.I)
+
+
+def _guess(
+    mail: _Mail, ctx: _Context, line: Line, written: str, hint: str
+) -> tuple[str, Fix | None]:
+    """The province a misspelt name may mean: where it names the unit, one of the places
+    this step lets the player name (his units, his dislodged units, his free centres),
+    so that the line with the guess put in is one the reader accepts."""
+    b = boards.board()
+    unit = _UNIT_PLACE.match(line.text)
+    own = _own_places(mail, ctx)
+    if unit is None or unit["place"] != written or not own:
+        pid = b.closest(written)
+    else:
+        pid = b.closest(written, among=frozenset(b.loc(p) for p in own), cutoff=0.5)
+    if pid is None:
+        return mail.say("province_hint"), None
+    name = b.names[pid]
+    guess = f"did you mean {name} ({b.full_names[pid]})?"
+    return guess, Fix(name, written, guess=True)
+
+
+def _own_places(mail: _Mail, ctx: _Context) -> list[str]:
+    step = mail.state.step
+    if step == "retreats":
+        return [boards.province(d.unit) for d in ctx.board.dislodged if d.seat == ctx.seat]
+    if step == "adjustments" and ctx.balance > 0:
+        return [c for c in boards.free_sites(ctx.board, ctx.seat) if c not in ctx.sites]
+    return [boards.province(u) for u in ctx.board.units.get(ctx.seat, [])]
 
 
 @dataclass

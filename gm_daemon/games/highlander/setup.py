@@ -8,7 +8,7 @@ speaks German or English in the reply; ``reading.py`` turns them into protocol P
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from gm_daemon.games.highlander import boards
@@ -47,12 +47,22 @@ class Fault:
 # --- the centre ballot ---------------------------------------------------------------------
 
 
-def centre_of(written: str) -> str | Fault:
-    """The centre a written name means (``Mün``, ``München``, ``MUN``), or why not."""
+def centre_of(
+    written: str, taken: Collection[str] = (), choices: Collection[str] | None = None
+) -> str | Fault:
+    """The centre a written name means (``Mün``, ``München``, ``MUN``), or why not. A guess
+    for a misspelt name is one of ``choices`` (the player's own starting centres in a
+    placement) and none of those ``taken`` (named elsewhere in the same list): the list with
+    the guess put in must be one the reader accepts."""
     b = boards.board()
     province = b.lookup(written)
     if province is None:
-        guess = b.closest(written, among=b.supply_centers, cutoff=CENTRE_CUTOFF)
+        among = frozenset(
+            p
+            for p in b.supply_centers
+            if b.names[p] not in taken and (choices is None or b.names[p] in choices)
+        )
+        guess = b.closest(written, among=among, cutoff=CENTRE_CUTOFF)
         if guess is None:
             return Fault("unknown_centre", {"name": written.strip()}, "centre_list_hint")
         place = b.names[guess]
@@ -124,13 +134,15 @@ def next_ballot(state: State, lists: Mapping[str, Sequence[str]]) -> bool:
 # --- the unit placement ------------------------------------------------------------------
 
 
-def parse_entry(text: str) -> tuple[str, str, str | None] | Fault:
+def parse_entry(
+    text: str, taken: Collection[str] = (), choices: Collection[str] | None = None
+) -> tuple[str, str, str | None] | Fault:
     """``"F StP/sk"`` -> ("F", "STP", "SC"); the written form only, not its legality."""
     match = _UNIT.match(text)
     if match is None:
         return Fault("unit_form", {"entry": text.strip()}, "unit_form_hint")
     kind = FLEET if match["kind"][0].lower() == "f" else ARMY
-    centre = centre_of(match["place"])
+    centre = centre_of(match["place"], taken, choices)
     if isinstance(centre, Fault):
         return centre
     coast = None
@@ -141,9 +153,10 @@ def parse_entry(text: str) -> tuple[str, str, str | None] | Fault:
     return kind, centre, coast
 
 
-def check_entry(text: str, own: Sequence[str]) -> str | Fault:
-    """One placement entry against the seat's starting centres: the unit token or why not."""
-    parsed = parse_entry(text)
+def check_entry(text: str, own: Sequence[str], taken: Collection[str] = ()) -> str | Fault:
+    """One placement entry against the seat's starting centres: the unit token or why not;
+    a misspelt centre is guessed among those of ``own`` no other entry ``taken``."""
+    parsed = parse_entry(text, taken, own)
     if isinstance(parsed, Fault) and parsed.key == "unit_form" and own:
         return replace(parsed, hint="unit_form_own", hint_values={"unit": f"A {own[0]}"})
     if isinstance(parsed, Fault):
