@@ -250,7 +250,7 @@ def test_a_misspelt_centre_gets_a_guess_and_an_unknown_one_the_list() -> None:
     """A ballot names only centres, so "Mnu" is taken for MUN; for a name close to no centre
     the reply lists all 34 centres, once (a second such line points back to the first)."""
     ballot = position({"step": "ballot"})
-    found = rejected(ballot, "P1", "ZENTREN: Lon, Xyz, Mnu\nQqq, Lodnon").problems
+    found = rejected(ballot, "P1", "ZENTREN: Par, Xyz, Mnu\nQqq, Lodnon").problems
     by_name = {p.message.split("“")[0].strip("„"): p.hint for p in found if "„" in p.message}
     assert by_name["Mnu"] == "Meinten Sie MUN?" and by_name["Lodnon"] == "Meinten Sie LON?"
     assert by_name["Xyz"] == by_name["Qqq"] and "Ank Bel Ber" in by_name["Xyz"]
@@ -258,3 +258,12 @@ def test_a_misspelt_centre_gets_a_guess_and_an_unknown_one_the_list() -> None:
     assert len(unknown) == 4 and all(p.kind is ProblemKind.SYNTAX for p in unknown)
     english = rejected(ballot, "P1", "CENTRES: Mnu", "en").problems
     assert english[0].hint == "Did you mean MUN?"
+    assert english[0].fix is not None and english[0].fix.guess
+
+
+def test_a_guess_is_never_a_centre_the_list_names_already() -> None:
+    """Issue 20: "Akn" beside Con was guessed as CON, and the list sent back named CON twice."""
+    ballot = position({"step": "ballot"})
+    [found] = rejected(ballot, "P1", "ZENTREN: Con, Akn, Lon").problems[:1]
+    assert found.fix is not None and found.fix.right == "ANK"
+    assert found.fix.applied(found.source) == "ZENTREN: Con, ANK, Lon"

@@ -332,10 +332,24 @@ def _read(mail: _Mail, line: Line, ctx: _Context) -> Order | None:
     except OrderError as exc:
         hint = exc.hint or (mail.say("province_hint") if "province" in exc.message else "")
         fix = None
+        message = mail.engine(exc.message)
         if exc.guess is not None:
             hint, fix = _guess(mail, ctx, line, exc.guess[0], hint)
-        mail.add(line, exc.kind, mail.engine(exc.message), mail.engine(hint), fix)
+        elif _bare_unit(mail, ctx, line):  # "A Bel": the unit without an order
+            fix = Fix(f"{line.text.strip()} {mail.say('hold_word')}")
+            message, hint = mail.say("bare_unit"), mail.say("bare_unit_hint", order=fix.right)
+        mail.add(line, exc.kind, message, mail.engine(hint), fix)
         return None
+
+
+def _bare_unit(mail: _Mail, ctx: _Context, line: Line) -> bool:
+    """A line naming one of the player's units and nothing else, in a movement phase."""
+    unit = _UNIT_PLACE.match(line.text)
+    if mail.state.step != "movement" or unit is None or unit.end() != len(line.text.rstrip()):
+        return False
+    place = boards.board().lookup(unit["place"])
+    own = _own_places(mail, ctx)
+    return place is not None and boards.board().names[place] in own
 
 
 _UNIT_PLACE = re.compile(r"^\s*(?:a|f|army|fleet|armee|flotte)\.?\s+(?P<place>[^\s/(]+)", re.I)
