@@ -158,8 +158,7 @@ def is_table_line(line: str) -> bool:
 def fit(text: str, width: int = WIDTH) -> str:
     """A whole mail body made to fit ``width`` where the text allows: a prose line too
     long is wrapped on its own (lines are never joined, so a line's meaning stays); a
-    "- " list item of one line too long is reflowed with its hanging indent, one of several
-    lines keeps each of them apart (the quote, the problem and the fix of a reply);
+    "- " list item whose first line is too long is reflowed with its hanging indent;
     indented lines (examples, lists of cells) are folded; table lines stay as they are."""
     blocks = text.split("\n\n")
     return "\n\n".join(_fit_block(block, width) for block in blocks)
@@ -191,11 +190,9 @@ def _fit_block(block: str, width: int) -> str:
             out.append(fold(line, indent=lead + 2, width=width))
             continue
         first = parts[0]
-        if kind == "bullet" and (len(first) <= width or len(parts) > 1):
-            # lines of their own ("Zeile 2: „…“", what is wrong, "Richtig wäre: …"): a long
-            # first line (a quoted ZENTREN list) is folded alone, never run into the next
+        if kind == "bullet" and len(first) <= width:  # lines of their own: "richtig wäre: …"
             lead = len(first) - len(first.lstrip())
-            out.append(fold(first, indent=lead + 4, width=width))
+            out.append(first)
             out.extend(fold(" " * (lead + 2) + p, indent=lead + 4, width=width) for p in parts[1:])
             continue
         lead = " " * (len(first) - len(first.lstrip()))
