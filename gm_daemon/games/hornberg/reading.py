@@ -9,6 +9,7 @@ An illegal play is rejected with the reason and everything the player could play
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from lark import Lark
 from lark.exceptions import UnexpectedEOF, UnexpectedInput
@@ -111,7 +112,11 @@ class Reader:
         return self.seat == self.state.to_move
 
     def forms_hint(self) -> str:
-        return say(self.lang, "hint_forms_dd" if self.state.variant == "dd" else "hint_forms_kq")
+        """The forms of the variant; on turn also the play he could send as it stands (the
+        forms show sample cards, not his)."""
+        forms = say(self.lang, "hint_forms_dd" if self.state.variant == "dd" else "hint_forms_kq")
+        fix = self.play_fix()
+        return say(self.lang, "hint_play_forms", play=fix.right, forms=forms) if fix else forms
 
     def legal_hint(self) -> str:
         if not self.on_turn:
@@ -146,9 +151,17 @@ class Reader:
             self._read_line(line)
         orders = self._orders() if self._whole_submission_ok() else None
         if self.problems:
-            raise OrdersRejected(sorted(self.problems, key=lambda p: p.line or 0))
+            raise OrdersRejected(sorted(self._fixes_that_fit(), key=lambda p: p.line or 0))
         assert orders is not None
         return orders
+
+    def _fixes_that_fit(self) -> list[Problem]:
+        """A play offered as a line's fix would be a second play beside a line that plays
+        already: then only the hint stays (the fix of a mail is what makes it accepted)."""
+        faulty = {p.line for p in self.problems}
+        if all(line.no in faulty for line, _ in self.plays):
+            return self.problems
+        return [replace(p, fix=None) for p in self.problems]
 
     def _read_line(self, line: Line) -> None:
         text = _strip_comment(line.text)
@@ -157,7 +170,8 @@ class Reader:
         try:
             items = parse_line(text)
         except UnexpectedInput as error:
-            self.problems.append(_syntax_problem(line, text, error, self.lang, self.forms_hint()))
+            problem = _syntax_problem(line, text, error, self.lang, self.forms_hint())
+            self.problems.append(replace(problem, fix=self.play_fix()))
             return
         for item in items:
             self._take(line, item)
@@ -264,7 +278,7 @@ class Reader:
         # names another missing cell ("Kanone bl5 auf B4" on an empty table)
         on_table = kind != ProblemKind.SYNTAX or key == "no_such_cell"
         hint = self.legal_hint() if on_table else self.forms_hint()
-        fix = self.play_fix() if on_table else None
+        fix = self.play_fix()
         params = dict(refusal.params)
         if "line" in params:
             params["line"] = line_word(params["line"], self.lang)
