@@ -321,3 +321,19 @@ def test_a_unit_without_an_order_is_offered_its_hold() -> None:
     [problem] = rejected(state, "P1", "A Bel").problems
     assert problem.fix is not None and problem.fix.right == "A Bel H"
     assert read(state, "P1", problem.fix.right).orders.boards == {"A": ["A BEL H"]}
+
+
+def test_each_removal_line_gets_its_own_fault() -> None:
+    """Issue 20 (with the builds in tc-hl-4): one removal due; the same unit twice is said
+    so, a unit of another player is his fault, and neither counts as a second removal."""
+    state = position({"step": "adjustments", "year": 1904, "A": {
+        "owners": {"P1": "MOS", "P2": "LON EDI"},
+        "units": {"P1": "A MOS, F NAO", "P2": "F LON, F EDI"},
+    }})  # fmt: skip
+    found = rejected(state, "P1", "Entferne F Nao\nEntferne F Nao\nEntferne F Lon").problems
+    by_line = {p.line: p.message for p in found}
+    assert sorted(by_line) == [2, 3]
+    assert "schon in einer Zeile davor" in by_line[2] and "LON" in by_line[3]
+    assert not any("Mehr Entfernungen" in m for m in by_line.values())
+    too_many = rejected(state, "P1", "Entferne F Nao\nEntferne A Mos").problems
+    assert [(p.line, "Mehr Entfernungen" in p.message) for p in too_many] == [(2, True)]

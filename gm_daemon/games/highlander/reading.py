@@ -393,6 +393,7 @@ class _Context:
     builds: int = 0
     removals: int = 0
     sites: set[str] = field(default_factory=set)  # centres already built in by this mail
+    removed: set[str] = field(default_factory=set)  # removals already ordered by this mail
 
     def __post_init__(self) -> None:
         self.units = boards.units_of(self.board)
@@ -524,11 +525,16 @@ def _remove(mail: _Mail, ctx: _Context, line: Line, order: Order) -> str | None:
         return None
     if not _own(mail, ctx, line, order.unit):
         return None
+    text = order_text(boards.board(), Remove(_with_kinds(ctx, Hold(order.unit)).unit))
+    if text in ctx.removed:  # the same unit twice: its own fault, not one of too many
+        mail.add(line, ProblemKind.ILLEGAL, mail.say("removed_twice", order=text))
+        return None
     ctx.removals += 1
     if ctx.removals > -ctx.balance:
         mail.add(line, ProblemKind.ILLEGAL, mail.say("too_many_removals", count=-ctx.balance))
         return None
-    return order_text(boards.board(), Remove(_with_kinds(ctx, Hold(order.unit)).unit))
+    ctx.removed.add(text)
+    return text
 
 
 _CHECKS = {"movement": _movement, "retreats": _retreat, "adjustments": _adjust}
