@@ -3,10 +3,10 @@ player sends it back (issue 20). Checked for every registered kind, German and E
 every phase a game played on its own examples reaches, for every seat that may write then:
 
 - typical mistakes are made from the seat's example (a word misspelt, a letter lost, a
-  number off by one, a line cut short, a line of gibberish, the case of a line changed); every ``Problem.fix`` of the
-  refusal is put into its line and the mail sent again for the same seat in the same state:
-  it is accepted, or (a fix that cannot mend every line) the fixed lines are no longer at
-  fault;
+  number off by one, a line cut short, a line of gibberish, the case of a line changed);
+  every ``Problem.fix`` of the refusal is put into its line and the mail sent again for the
+  same seat in the same state: it is accepted, or (a fix that cannot mend every line) the
+  fixed lines are no longer at fault;
 - a hint is a form or a question, never both: one that asks ("Meinten Sie MAR?") carries
   its guess as a fix, and a form shown as "Richtig wäre: …" asks nothing;
 - every phase label the daemon writes into a subject is read back as the current phase's
@@ -144,3 +144,17 @@ def test_every_phase_label_is_read_as_the_current_header(kind: str, lang: str) -
         label = engine.phase_label(state, lang)
         read = {engine.read_header(form, state) for form in (label, f"Phase: {label}")}
         assert Header.CURRENT in read, f"{kind}: {label!r} is not read as this phase's header"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("kind", KINDS)
+def test_every_example_a_mail_shows_is_accepted_in_every_phase(kind: str, lang: str) -> None:
+    """HILFE and STAND quote the seat's example ("Beispiel: …", "Ein PLAN wäre etwa: …") in
+    every phase, in both languages; sent back as it stands, it is accepted."""
+    for engine, state in _states(kind):
+        for seat in sorted(engine.participants(state)):
+            example = engine.example(state, seat, lang)
+            if not example:
+                continue
+            engine.read_orders(lines(example), state, seat, lang)
+            assert example in engine.help(state, seat, lang), (kind, seat, example)
