@@ -334,7 +334,7 @@ def _read(mail: _Mail, line: Line, ctx: _Context) -> Order | None:
         fix = None
         message = mail.engine(exc.message)
         if exc.guess is not None:
-            hint, fix = _guess(mail, ctx, line, exc.guess[0], hint)
+            hint, fix = _guess(mail, ctx, line, exc.guess[0])
         elif _bare_unit(mail, ctx, line):  # "A Bel": the unit without an order
             fix = Fix(f"{line.text.strip()} {mail.say('hold_word')}")
             message, hint = mail.say("bare_unit"), mail.say("bare_unit_hint", order=fix.right)
@@ -355,9 +355,7 @@ def _bare_unit(mail: _Mail, ctx: _Context, line: Line) -> bool:
 _UNIT_PLACE = re.compile(r"^\s*(?:a|f|army|fleet|armee|flotte)\.?\s+(?P<place>[^\s/(]+)", re.I)
 
 
-def _guess(
-    mail: _Mail, ctx: _Context, line: Line, written: str, hint: str
-) -> tuple[str, Fix | None]:
+def _guess(mail: _Mail, ctx: _Context, line: Line, written: str) -> tuple[str, Fix | None]:
     """The province a misspelt name may mean: where it names the unit, one of the places
     this step lets the player name (his units, his dislodged units, his free centres),
     so that the line with the guess put in is one the reader accepts."""
@@ -376,6 +374,7 @@ def _guess(
 
 
 def _own_places(mail: _Mail, ctx: _Context) -> list[str]:
+    """The places a line of this step may name as its unit's (or its build's)."""
     step = mail.state.step
     if step == "retreats":
         return [boards.province(d.unit) for d in ctx.board.dislodged if d.seat == ctx.seat]
