@@ -30,7 +30,7 @@ from gm_daemon.mail.message import Incoming, order_lines, parse_incoming
 from gm_daemon.mailer import Reply
 from gm_daemon.referee import Referee
 from gm_daemon.store import InboxRow, PlayerRow, Store
-from gm_daemon.texts import phrase, problems_text, render, warnings_text
+from gm_daemon.texts import phrase, problems_text, render, warnings_text, with_warnings
 
 log = logging.getLogger(__name__)
 
@@ -148,6 +148,7 @@ class Intake:
             phase_label=loaded.label(),
             orders=described.rstrip(),
             warnings=warnings_text(accepted.warnings, lang),
+            with_warnings=with_warnings(lang, accepted.warnings),
             deadline=self.referee.deadline_text(loaded),
             after=phrase(lang, "after_replace"),
         )
