@@ -236,6 +236,8 @@ def _directory(key: str, path: Path) -> Outcome:
     if path.exists():
         return Outcome(False, f"{where}: FAILED: not a directory - check {key}")
     parent = next(p for p in path.absolute().parents if p.exists())
+    if not parent.is_dir():
+        return Outcome(False, f"{where}: FAILED: {parent} is a file, not a directory - check {key}")
     if not os.access(parent, os.W_OK | os.X_OK):
         return Outcome(False, f"{where}: FAILED: missing, and {parent} is not writable")
     return Outcome(True, f"{where}: created at the first start (in {parent})")
