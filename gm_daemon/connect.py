@@ -22,6 +22,7 @@ from typing import Literal
 from gm_daemon.config import Config, ImapSection, Secret, SmtpSection
 
 Section = Literal["imap", "smtp"]
+SMTP_TIMEOUT = 30.0  # SmtpSender's answer timeout, as the daemon uses it
 
 
 @dataclass(frozen=True)
@@ -82,9 +83,9 @@ async def _try_smtp(config: Config, smtp: SmtpSection) -> Outcome:
         return _failed(where, f"cannot read the password: {exc}", _secret_hint("smtp", smtp))
     address = config.mail.address
     try:
-        await asyncio.wait_for(sender.probe(address), 4 * 30)
+        await asyncio.wait_for(sender.probe(address), 4 * SMTP_TIMEOUT)
     except Exception as exc:
-        return _failed(where, *_diagnose(exc, "smtp", smtp, 30, address))
+        return _failed(where, *_diagnose(exc, "smtp", smtp, SMTP_TIMEOUT, address))
     login = f"logged in as {smtp.username}" if smtp.username else "connected (no login set)"
     return Outcome(True, f"{where}: {login}, sender {address} accepted, nothing sent")
 

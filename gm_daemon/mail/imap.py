@@ -86,7 +86,6 @@ class _MoveRefused(Exception):
 class ImapProbe:
     """What one trial connection found (``ImapInbox.probe``)."""
 
-    tls: bool
     mails: int
     unseen: int
     processed_exists: bool | None  # None: no processed_folder configured
@@ -588,8 +587,7 @@ class ImapInbox:
                 if self._processed_folder is not None:
                     name = await self._server_name(session, self._processed_folder)
                     processed = await self._mailbox_exists(session, name)
-                tls = session.client.protocol.transport.get_extra_info("ssl_object") is not None
-                return ImapProbe(tls, session.exists, unseen, processed)
+                return ImapProbe(session.exists, unseen, processed)
             finally:
                 await self.close()
 

@@ -19,7 +19,6 @@ import logging
 import ssl
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Literal
 
 import aiosmtplib
@@ -39,14 +38,6 @@ log = logging.getLogger(__name__)
 Security = Literal["tls", "starttls", "none"]
 SECURITY_KEY = "mail.smtp.security"
 CHECK_AFTER_IDLE = 30.0  # seconds; servers drop idle clients (Postfix after 300 s)
-
-
-@dataclass(frozen=True)
-class SmtpProbe:
-    """What one trial connection found (``SmtpSender.probe``)."""
-
-    tls: bool
-    logged_in: bool
 
 
 class SmtpSender:
@@ -153,7 +144,7 @@ class SmtpSender:
             raise
         return client
 
-    async def probe(self, sender: str) -> SmtpProbe:
+    async def probe(self, sender: str) -> None:
         """Connect and log in exactly as sending does (same options, same TLS context), then
         offer ``sender`` as MAIL FROM and take it back (RSET): a submission server that
         will not let this login send as this address says so now. Sends nothing. Raises
@@ -162,8 +153,6 @@ class SmtpSender:
         try:
             await client.mail(sender)
             await client.rset()
-            tls = client.get_transport_info("sslcontext") is not None
-            return SmtpProbe(tls=tls, logged_in=self._login is not None)
         finally:
             with contextlib.suppress(SMTPException, OSError, TimeoutError):
                 await client.quit(timeout=5)
