@@ -130,7 +130,7 @@ def _diagnose(
         if isinstance(cause, aiosmtplib.SMTPException) and "STARTTLS" in str(cause):
             return "STARTTLS not offered", _no_starttls_hint(key)
         if isinstance(cause, aiosmtplib.SMTPException) and "AUTH" in str(cause):
-            return str(cause), f"set {key}.security to TLS or STARTTLS, or leave out {key}.username"
+            return "no login (AUTH) offered", _no_auth_hint(key, server)
         if isinstance(cause, ConnectionRefusedError):
             return "connection refused (port closed)", _port_hint(key)
         if isinstance(cause, socket.gaierror):
@@ -186,6 +186,15 @@ def _secret_hint(section: Section, server: Secret) -> str:
 
 def _no_starttls_hint(key: str) -> str:
     return f'set {key}.security = "tls" with the server\'s TLS port (993/465), or ask the provider'
+
+
+def _no_auth_hint(key: str, server: ImapSection | SmtpSection) -> str:
+    if server.security == "none":
+        return f'servers offer login only over TLS: set {key}.security = "starttls" (port 587)'
+    return (
+        f"this port takes no login (a domain's MX?): use the submission port (587 with "
+        f"STARTTLS, 465 with TLS), or leave out {key}.username if the server lets you send"
+    )
 
 
 def _port_hint(key: str) -> str:

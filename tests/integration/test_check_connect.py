@@ -34,19 +34,24 @@ transport = "imap"
     return path
 
 
-def _untrusted(text: str, silent: int) -> str:
+def _untrusted(text: str, stack: MailStack, silent: int) -> str:
     """No ca_file: the stack's self-signed certificate is checked against the system CAs."""
     return re.sub(r"(?m)^ca_file = .*\n", "", text)
 
 
-def _closed_port(text: str, silent: int) -> str:
+def _closed_port(text: str, stack: MailStack, silent: int) -> str:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))  # bound, never listening: connection refused
         port = sock.getsockname()[1]
     return re.sub(r"(?m)^port = \d+$", f"port = {port}", text)
 
 
-def _silent_imap(text: str, silent: int) -> str:
+def _mx_port(text: str, stack: MailStack, silent: int) -> str:
+    """SMTP on the stack's MX port, where remote servers deliver: STARTTLS, but no AUTH."""
+    return text.replace(f"port = {stack.smtp_port}", f"port = {stack.mx_port}")
+
+
+def _silent_imap(text: str, stack: MailStack, silent: int) -> str:
     """IMAP on a port that takes the connection and never says a word, 1 s to wait."""
     text = text.replace('security = "tls"', 'security = "tls"\ntimeout_seconds = 1', 1)
     return re.sub(r"(?m)^port = \d+$", f"port = {silent}", text, count=1)
@@ -106,6 +111,11 @@ CASES = {  # name: (edit of the config text, fragments of the IMAP line, of the 
         ["FAILED: connection refused (port closed)", "mail.imap.port"],
         ["FAILED: connection refused (port closed)", "mail.smtp.port"],
     ),
+    "no login on this port": (
+        _mx_port,
+        ["logged in as gm@gm.test"],
+        ["FAILED: no login (AUTH) offered", "submission port", "mail.smtp.username"],
+    ),
     "timeout": (
         _silent_imap,
         ["FAILED: no answer within 1 s", "firewall", 'mail.imap.security = "tls"'],
@@ -126,7 +136,7 @@ def test_each_fault_is_named(
     edit, imap_fragments, smtp_fragments = CASES[case]
     config = _config(tmp_path, mailstack, password="wrong" if case == "wrong password" else None)
     if edit is not None:
-        config.write_text(edit(config.read_text(), silent))
+        config.write_text(edit(config.read_text(), mailstack, silent))
     code, lines = _check(config, capsys)
     assert code == 1
     assert len(lines) == 2, lines
