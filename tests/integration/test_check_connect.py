@@ -145,3 +145,31 @@ def test_each_fault_is_named(
     for line, fragments in ((imap_line, imap_fragments), (smtp_line, smtp_fragments)):
         missing = [f for f in fragments if f not in line]
         assert not missing, (line, missing)
+
+
+PROCESSED = {  # processed_folder: the end of the IMAP line
+    "GM/Noch nicht da": "; handled mail goes to GM/Noch nicht da (created with the first "
+    "handled mail)",
+    "GM/Schon da": "; handled mail goes to GM/Schon da (exists)",
+    "GM/v1.2": "FAILED: mail.imap.processed_folder 'GM/v1.2': the server separates folder "
+    "levels with '.', so 'v1.2' would become two; separate levels with \"/\" and leave '.' "
+    "out of the names - check the [mail.imap] section",
+}
+
+
+@pytest.mark.mailstack
+@pytest.mark.parametrize("folder", PROCESSED)
+def test_the_processed_folder_is_looked_up_not_made(
+    folder: str, tmp_path: Path, mailstack: MailStack, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with mailstack.imap(mailstack.gm) as imap:
+        imap.create('"GM.Schon da"')  # NO once it exists: all the same here
+    config = _config(tmp_path, mailstack)
+    text = config.read_text()
+    imap_end = text.index("\n\n[mail.smtp]")
+    config.write_text(f'{text[:imap_end]}\nprocessed_folder = "{folder}"{text[imap_end:]}')
+    code, (imap_line, _smtp_line) = _check(config, capsys)
+    assert imap_line.endswith(PROCESSED[folder]), imap_line
+    assert code == (1 if "FAILED" in PROCESSED[folder] else 0)
+    with mailstack.imap(mailstack.gm) as imap:
+        assert b"Noch nicht da" not in b" ".join(imap.list()[1])
