@@ -90,7 +90,12 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="process everything due (mail, deadlines, outbox), then exit",
     )
-    command("check", _check, "validate the config; every problem named with its key path")
+    check = command("check", _check, "validate the config; every problem named with its key path")
+    check.add_argument(
+        "--connect",
+        action="store_true",
+        help="then log in to IMAP and SMTP as the daemon would, one line per server; sends nothing",
+    )
     status = command("status", _status, "games, phases, deadlines, who owes orders")
     status.add_argument("--game", help="only this game")
     status.add_argument("--json", action="store_true", help="machine-readable, with full state")
@@ -143,7 +148,17 @@ def _check(options: argparse.Namespace) -> int:
             for problem in referee.roster_problems(game):
                 print(f"warning: {problem}")
     print(f"{options.config}: OK")
-    return 0
+    return _connect(config) if options.connect else 0
+
+
+def _connect(config: Config) -> int:
+    """Try the daemon's own connections; 1 when any failed (each says why)."""
+    from gm_daemon.connect import try_servers
+
+    outcomes = asyncio.run(try_servers(config))
+    for outcome in outcomes:
+        print(outcome.line)
+    return 0 if all(outcome.ok for outcome in outcomes) else 1
 
 
 def _open(options: argparse.Namespace) -> tuple[Config, Store, Referee]:

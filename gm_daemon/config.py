@@ -133,6 +133,34 @@ class DaemonSection(Strict):
         return parse_duration(self.keep_mail)
 
 
+def _check_folder(name: str | None) -> str | None:
+    """An IMAP folder name the daemon can create and move mail to: levels split by "/",
+    none empty or padded with spaces, no control characters, no LIST wildcards."""
+    if name is None:
+        return None
+    if not name.strip():
+        raise ValueError('an empty folder name; write e.g. "GM/erledigt", or leave the key out')
+    if not name.isprintable():
+        raise ValueError(f"{name!r} contains a line break or control character")
+    wildcards = sorted(set(name) & {"*", "%"})
+    if wildcards:
+        raise ValueError(f"{name!r}: IMAP folder names cannot hold {' or '.join(wildcards)}")
+    levels = name.split("/")
+    if any(level != level.strip() or not level for level in levels):
+        raise ValueError(
+            f'{name!r}: every level between "/" needs a name without spaces at its ends, '
+            'e.g. "GM/erledigt"'
+        )
+    return name
+
+
+def _same_folder(one: str, other: str) -> bool:
+    """INBOX is case-insensitive in IMAP; every other name is compared as written."""
+    if "INBOX" in (one.upper(), other.upper()):
+        return one.upper() == other.upper()
+    return one == other
+
+
 class MaildirSection(Strict):
     inbox: Path = Path("var/mail/inbox")
     outbox: Path = Path("var/mail/outbox")
@@ -151,6 +179,26 @@ class ImapSection(Secret):
     # within idle_renew_seconds + timeout_seconds (RFC 2177: renew IDLE within 29 minutes).
     timeout_seconds: Annotated[float, Field(ge=1, le=600)] = 30
     idle_renew_seconds: Annotated[float, Field(ge=1, le=29 * 60)] = 29 * 60
+    processed_folder: Annotated[str | None, AfterValidator(_check_folder)] = Field(
+        default=None,
+        description=(
+            "Where handled mail goes: once a mail is stored in the database it is moved to this "
+            "IMAP folder (created when missing), marked as read. Levels are separated by '/' "
+            "whatever the server uses. Without it, handled mail stays in `folder`, marked as "
+            "read."
+        ),
+        examples=["GM/erledigt"],
+    )
+
+    @model_validator(mode="after")
+    def _processed_is_another_folder(self) -> ImapSection:
+        if self.processed_folder is not None and _same_folder(self.processed_folder, self.folder):
+            raise ValueError(
+                f"processed_folder {self.processed_folder!r} is the folder mail is read from "
+                "(folder); name another one, or leave processed_folder out to keep handled "
+                "mail there, marked as read"
+            )
+        return self
 
 
 class SmtpSection(Secret):
