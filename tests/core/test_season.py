@@ -79,7 +79,8 @@ WORDS = {
         "reason": "Begründung des Spielleiters: „{}“",
         "observer": "Beobachter senden keine Befehle",
         "paused_mails": "Mails, die während der Pause kamen, habe ich nicht ausgewertet",
-        "yours": "Von Ihnen kamen in der Pause {} solche Mail(s).",
+        "yours": "Von Ihnen kamen in der Pause {} solche Mails.",
+        "yours_one": "Von Ihnen kam in der Pause eine solche Mail.",
         "deadline_moved": "Neuer Abgabetermin",
         "replaced_others": "Der Spielleiter hat für Carl Cäsar eine neue Adresse eingetragen",
         "hello": "Hallo",
@@ -93,7 +94,8 @@ WORDS = {
         "reason": 'The GM\'s reason: "{}"',
         "observer": "Observers send no orders",
         "paused_mails": "Mails that came during the pause were not read",
-        "yours": "{} such mail(s) came from you during the pause.",
+        "yours": "{} such mails came from you during the pause.",
+        "yours_one": "One such mail came from you during the pause.",
         "deadline_moved": "New deadline",
         "replaced_others": "The game master has given Carl Cäsar a new address",
         "hello": "Hello",
@@ -367,7 +369,8 @@ def test_every_override_quotes_the_gms_reason(tmp_path, lang: str) -> None:
     assert all(quoted.format("Serverumzug") in h.prose(m) for m in h.run())
     h.send(ANNA, "Code: ANNA-1111\n17")
     h.send(ANNA, "Code: ANNA-1111\n18")
-    assert len(h.run()) == 2  # each refused: the game is paused
+    h.send(BERT, "Code: BERT-2222\n19")
+    assert len(h.run()) == 3  # each refused: the game is paused
     assert h.cli("resume", "--game", "g1", "--reason", "Server läuft wieder")[0] == 0
     resumed = {m["To"]: h.prose(m) for m in h.run()}
     assert set(resumed) == {ANNA, BERT, CARL, OLGA}
@@ -375,6 +378,7 @@ def test_every_override_quotes_the_gms_reason(tmp_path, lang: str) -> None:
         assert quoted.format("Server läuft wieder") in body
         assert WORDS[lang]["paused_mails"] in body
         assert (WORDS[lang]["yours"].format(2) in body) == (address == ANNA)
+        assert (WORDS[lang]["yours_one"] in body) == (address == BERT)
 
     new = "carl@new.test"
     code, _ = h.cli(
