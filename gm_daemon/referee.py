@@ -532,7 +532,8 @@ class Referee:
             if loaded is None:
                 return
             row, now = loaded.row, self.clock()
-            if row.deadline_at is None:
+            if row.deadline_at is None:  # nothing to remind of; never due again this phase
+                self.store.set_reminded(game_id, row.phase)
                 return
             sent = reminders_sent(self.store, game_id, row.phase)
             due = {
