@@ -274,27 +274,56 @@ def _one_line(text: str) -> str:
 OneLine = Annotated[str, AfterValidator(_one_line)]
 
 
+Language = Literal["de", "en"]
+
+
 class PlayerConfig(Strict):
     name: Annotated[OneLine, Field(min_length=1)]
     email: Address
     code: Annotated[str, Field(pattern=r"^[A-Za-z0-9-]{4,40}$")] | None = None
     id: Slug | None = None
+    language: Language | None = Field(
+        default=None,
+        description="This player's language, overriding the game's: every mail to him "
+        '(welcome, answers, results, reminders, notices) is in it. "de" or "en".',
+    )
 
     def seat_id(self) -> str:
         return self.id or slugify(self.name)
+
+
+class ObserverConfig(Strict):
+    """Someone who follows a game without playing: the club's chronicler, a player-to-be."""
+
+    name: Annotated[OneLine, Field(min_length=1)] = Field(
+        description="The observer's name, as mails greet him."
+    )
+    email: Address = Field(description="Where his mails go; mails from it are no orders.")
+    language: Language | None = Field(
+        default=None, description='His language, overriding the game\'s: "de" or "en".'
+    )
 
 
 class GameConfig(Strict):
     id: Slug
     kind: str
     title: OneLine | None = None
-    language: Literal["de", "en"] = "de"
+    language: Language = "de"
     seed: str | None = None
-    reminder: Duration | None = None
+    reminder: Duration | list[Duration] | None = Field(
+        default=None,
+        description='Remind those who still owe orders this long before the deadline: "24h", '
+        'or several, each sent once: ["48h", "6h"].',
+    )
     resolve_early: bool = False
     safe_mode: SafeMode | None = None  # this game's own; else [daemon.safe_mode]
     deadlines: Deadlines
     players: list[PlayerConfig]
+    observers: list[ObserverConfig] = Field(
+        default_factory=list,
+        description="People who follow the game: a welcome without a code, every public "
+        "result, announcement and notice, never a player's private part.",
+    )
     options: dict[str, Any] = Field(default_factory=dict)
 
     @field_validator("kind")
@@ -352,8 +381,40 @@ class GameConfig(Strict):
                 raise ValueError(_describe(exc, prefix="options")) from exc
         return options
 
+    @field_validator("observers")
+    @classmethod
+    def _observers_do_not_play(
+        cls, observers: list[ObserverConfig], info: ValidationInfo
+    ) -> list[ObserverConfig]:
+        """An address that plays and observes would get every result twice, and its order
+        mails could not be told from an observer's."""
+        playing = {p.email for p in info.data.get("players") or ()}
+        seen: set[str] = set()
+        problems = []
+        for i, observer in enumerate(observers):
+            if observer.email in playing:
+                problems.append(f"observers[{i}]: {observer.email} plays in this game")
+            elif observer.email in seen:
+                problems.append(f"observers[{i}]: {observer.email} is listed twice")
+            seen.add(observer.email)
+        if problems:
+            raise ValueError("; ".join(problems) + "; an observer needs his own address")
+        return observers
+
     def parsed_options(self) -> BaseModel:
         return find_game(self.kind).Options.model_validate(self.options)
+
+    def reminders(self) -> list[timedelta]:
+        """The reminder lead times, longest first (the order they fall due)."""
+        given = [self.reminder] if isinstance(self.reminder, str) else self.reminder or []
+        return sorted({parse_duration(text) for text in given}, reverse=True)
+
+    def language_of(self, seat: str) -> str:
+        """A player's own language, else the game's (also for a seat no longer configured)."""
+        for player in self.players:
+            if player.seat_id() == seat:
+                return player.language or self.language
+        return self.language
 
 
 def _check_phase_types(kind: str, types: tuple[str, ...], deadlines: Deadlines) -> None:
