@@ -115,7 +115,20 @@ def _parser() -> argparse.ArgumentParser:
     parse.add_argument("--player", required=True, help="player name (or its id)")
     parse.add_argument("file", nargs="?", type=Path, help="order text (stdin without)")
     sub.add_parser("diplomacy", help="Diplomacy adjudicator tools (gm-daemon diplomacy -h)")
+    reference = sub.add_parser(
+        "config-reference",
+        help="print every config key as Markdown (docs/config.md is this output)",
+        description="Print every config key as Markdown: path, type, default, what it does.",
+    )
+    reference.set_defaults(handler=_config_reference)
     return parser
+
+
+def _config_reference(options: argparse.Namespace) -> int:
+    from gm_daemon.config_reference import reference
+
+    sys.stdout.write(reference())
+    return 0
 
 
 def _run(options: argparse.Namespace) -> int:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import re
 import tomllib
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -29,6 +28,7 @@ from pydantic import (
 )
 
 from gm_daemon.games import UnknownKind, find_game
+from gm_daemon.games.protocol import Shape
 
 _DURATION = re.compile(r"(\d+)\s*([wdhms])")
 _UNITS = {"w": "weeks", "d": "days", "h": "hours", "m": "minutes", "s": "seconds"}
@@ -76,14 +76,6 @@ def _check_cron(expr: str) -> str:
     return expr
 
 
-@dataclass(frozen=True)
-class Shape:
-    """How ``gm-daemon config-reference`` names a type whose Python type says too little:
-    to pydantic a duration is a ``str``, but the GM must learn to write ``"24h"``."""
-
-    name: str
-
-
 Duration = Annotated[
     str,
     AfterValidator(_check_duration),
@@ -115,13 +107,13 @@ class Secret(Strict):
         description="A file whose first line is the password for this server. Make it "
         "readable only by the user the daemon runs as (`chmod 0640`, group of the service). "
         "Give `password_file` or `password_env` (with both, the file wins).",
-        examples=["/etc/gm-daemon/imap-password"],
+        examples=["/etc/gm-daemon/mail-password"],
     )
     password_env: str | None = Field(
         None,
         description="The name of an environment variable holding the password, instead of "
         "`password_file` (for containers or a systemd `EnvironmentFile=`).",
-        examples=["GM_IMAP_PASSWORD"],
+        examples=["GM_MAIL_PASSWORD"],
     )
 
     def password(self) -> str | None:
@@ -230,7 +222,7 @@ class MaildirSection(Strict):
         Path("var/mail/outbox"),
         description="A Maildir the daemon writes every outgoing mail to (in its `new/`) "
         "instead of sending it. Used when `mail.transport` is `maildir`.",
-        examples=["var/mail/outbox"],
+        examples=["/srv/gm/outbox"],
     )
 
 
@@ -259,7 +251,7 @@ class ImapSection(Secret):
         "INBOX",
         description="The mailbox folder the daemon reads. Every unread mail in it is handled "
         "and then marked read (\\Seen); it stays in the folder.",
-        examples=["INBOX"],
+        examples=["Spielleitung"],
     )
     idle: bool = Field(
         True,
@@ -336,8 +328,8 @@ class MailSection(Strict):
     )
     name: str | None = Field(
         None,
-        description="The sender name players see. Unset: \"Spielleiter\" in German games, "
-        "\"Game master\" in English ones.",
+        description='The sender name players see. Unset: "Spielleiter" in German games, '
+        '"Game master" in English ones.',
         examples=["Spielleiter Schachklub Musterstadt"],
     )
     transport: Literal["maildir", "imap"] = Field(
@@ -349,17 +341,16 @@ class MailSection(Strict):
     )
     maildir: MaildirSection = Field(
         MaildirSection(),
-        description="The two local Maildir folders used when `transport = \"maildir\"`.",
+        description='The two local Maildir folders used when `transport = "maildir"`.',
     )
     imap: ImapSection | None = Field(
         None,
         description="The IMAP server the daemon reads the players' mail from; needed when "
-        "`transport = \"imap\"`.",
+        '`transport = "imap"`.',
     )
     smtp: SmtpSection | None = Field(
         None,
-        description="The SMTP server the daemon sends through; needed when `transport = "
-        "\"imap\"`.",
+        description='The SMTP server the daemon sends through; needed when `transport = "imap"`.',
     )
     max_mails_per_hour: Annotated[int, Field(ge=1)] = Field(
         60,
@@ -411,6 +402,7 @@ class Deadlines(BaseModel):
     # each as a duration with its key path, and lets the config reference list them.
     __pydantic_extra__: dict[str, Duration] = Field(
         init=False,
+        title="phase type",
         description="The length of every phase of this phase type, counted from the start "
         "of the phase; it wins over the grid (`first`/`every`, `cron`). The key is the phase "
         "type; each game kind's section below names its phase types. Without a grid every "
@@ -513,8 +505,9 @@ class GameConfig(Strict):
         examples=["hn1"],
     )
     kind: str = Field(
-        description="Which game is played; each kind's options are listed below.",
-        examples=["highnoon", "primtraktor", "hornberg", "hexenhalma", "highlander"],
+        description="Which game is played: one of the kinds whose options are listed "
+        "below. It cannot change once the game has started.",
+        examples=["highlander"],
     )
     title: OneLine | None = Field(
         None,
@@ -554,7 +547,7 @@ class GameConfig(Strict):
     )
     deadlines: Deadlines = Field(
         description="When phases end: a grid in local time (`first` + `every`, or `cron`), "
-        "or a length per phase type (`movement = \"72h\"`), or both (the length wins).",
+        'or a length per phase type (`movement = "72h"`), or both (the length wins).',
     )
     players: list[PlayerConfig] = Field(
         description="The players, one `[[games.players]]` table each. The order matters "
@@ -564,7 +557,7 @@ class GameConfig(Strict):
     options: dict[str, Any] = Field(
         default_factory=dict,
         description="The game kind's own rule options; see the section of the kind below. "
-        "Unknown keys are refused. A value `{ file = \"boards/turm.txt\" }` is replaced by "
+        'Unknown keys are refused. A value `{ file = "boards/turm.txt" }` is replaced by '
         "that file's text, found relative to the config file.",
         examples=[{"life": 12}],
     )
