@@ -133,6 +133,7 @@ def _config_reference(options: argparse.Namespace) -> int:
 
 def _run(options: argparse.Namespace) -> int:
     daemon = Daemon(options.config)
+    logging.getLogger().setLevel(daemon.config.daemon.log_level)
     try:
         asyncio.run(daemon.run_once() if options.once else daemon.run())
     except AlreadyRunning as exc:

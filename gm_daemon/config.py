@@ -179,7 +179,8 @@ class DaemonSection(Strict):
     )
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field(
         "INFO",
-        description="How much `gm-daemon run` logs (to stderr; under systemd to the journal). "
+        description="How much `gm-daemon run` logs (to stderr; under systemd to the journal), "
+        "read when the daemon starts. "
         "INFO: start, reloads, every resolution and every batch of mail sent; WARNING: only "
         "problems (a server that cannot be reached, a config edit that is ignored); ERROR: "
         "only failures; DEBUG: everything, for hunting a fault.",
