@@ -165,8 +165,8 @@ class DaemonSection(Strict):
     database: Path = Field(
         Path("var/gm.sqlite"),
         description="The SQLite database holding every game, its players and codes, the "
-        "orders, the phase records and the mail in and out. Created on the first start "
-        "(its directory must exist). Back it up; it cannot change while the daemon runs. "
+        "orders, the phase records and the mail in and out. Created on the first start, "
+        "with its directory. Back it up; it cannot change while the daemon runs. "
         "A relative path is taken from the directory the daemon runs in.",
         examples=["/var/lib/gm-daemon/gm.sqlite"],
     )
@@ -507,7 +507,7 @@ class GameConfig(Strict):
     )
     kind: str = Field(
         description="Which game is played: one of the kinds whose options are listed "
-        "below. It cannot change once the game has started.",
+        "below. Never change it once the game has started.",
         examples=["highlander"],
     )
     title: OneLine | None = Field(
@@ -538,8 +538,8 @@ class GameConfig(Strict):
     resolve_early: bool = Field(
         False,
         description="Resolve a phase as soon as every player who owes orders has sent them, "
-        "instead of waiting for the deadline. Players may still change their orders until "
-        "then; with this on, the last one in ends the phase.",
+        "instead of at the deadline. Without it, players may change their orders until the "
+        "deadline; with it, the last orders to arrive end the phase.",
         examples=[True],
     )
     safe_mode: SafeMode | None = Field(
