@@ -47,7 +47,6 @@ class Key:
     """One key of a table, rendered."""
 
     path: str  # games[].players[].id
-    name: str  # id, as written in the file
     aliases: tuple[str, ...]
     type: str
     default: str
@@ -170,7 +169,6 @@ def _kind_lines(kind: str) -> list[str]:
 def _key(path: str, name: str, field: FieldInfo, aliases: tuple[str, ...]) -> Key:
     return Key(
         path=path,
-        name=name,
         aliases=aliases,
         type=type_text(field.annotation, field.metadata),
         default=_default_text(field),
