@@ -26,8 +26,10 @@ from gm_daemon.games.protocol import OrdersRejected
 from gm_daemon.intake import read_envelope
 from gm_daemon.referee import Referee
 from gm_daemon.reliability import AlreadyRunning
-from gm_daemon.store import Store
+from gm_daemon.store import SchemaTooNew, Store
 from gm_daemon.texts import problems_text, warnings_text
+
+EX_CONFIG = 78  # sysexits.h: a problem of the set-up, not of the code
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -50,6 +52,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         for problem in exc.problems:
             print(f"  {problem}", file=sys.stderr)
         return 2
+    except SchemaTooNew as exc:  # the GM's to fix: one line, and no restart by systemd
+        print(f"error: {exc}", file=sys.stderr)
+        return EX_CONFIG
     except (LookupError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

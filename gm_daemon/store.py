@@ -4,13 +4,20 @@ SQLite in WAL mode, so the CLI (``resolve``, ``status``, GM overrides) can work 
 daemon runs. Every change that belongs together — a game's new state, its phase record and the
 result mails — is written in one ``BEGIN IMMEDIATE`` transaction: the outbox pattern. A crash
 either keeps all of it or none of it.
+
+The schema's version is SQLite's ``PRAGMA user_version``. Opening a database of an older
+version migrates it in place, in one transaction, after a backup copy beside it; a database
+of a newer version is refused (``SchemaTooNew``), so an old daemon never writes into a schema
+it does not know. Each schema change is one step in ``MIGRATIONS``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -18,8 +25,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-SCHEMA_VERSION = 2
+log = logging.getLogger(__name__)
 
+# The schema a new database gets; an older database reaches it through ``MIGRATIONS``.
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS games (
@@ -109,14 +117,19 @@ CREATE INDEX IF NOT EXISTS players_address ON players(COALESCE(email_override, e
 # looks its sender up by it, among the seats of every game).
 _ADDRESS = "COALESCE(email_override, email)"
 
-# Columns added after schema 1, for databases made by an older version: (table, column, type).
-_ADDED_COLUMNS = (
+# What the first schema (17001b8) lacked; the releases up to 41b05d1 added it at every open.
+# Frozen: step 1 → 2 adds it once, whatever ``_SCHEMA`` becomes.
+_BEFORE_V2_COLUMNS = (
     ("games", "remind_at", "TEXT"),
     ("games", "held", "TEXT"),
     ("games", "waiting", "TEXT"),
     ("phases", "finished", "INTEGER NOT NULL DEFAULT 0"),
     ("phases", "ranking", "TEXT"),
     ("inbox", "content", "TEXT"),
+)
+_BEFORE_V2_INDEXES = (
+    "CREATE INDEX IF NOT EXISTS outbox_recipient ON outbox(recipient, purpose, created_at)",
+    "CREATE INDEX IF NOT EXISTS players_address ON players(COALESCE(email_override, email))",
 )
 # A game the clock has work for: running, not held by the GM or a failed resolution, not
 # waiting for the GM, with a deadline or reminder at hand.
@@ -131,6 +144,111 @@ def from_iso(text: str) -> datetime:
     return datetime.fromisoformat(text)
 
 
+# --- the schema's version -----------------------------------------------------------------
+class SchemaTooNew(Exception):
+    """The database was written by a newer gm-daemon: this code would misread or damage it.
+    The GM can fix it (run the newer version, or restore a backup), so it is said in one
+    line."""
+
+
+Migration = Callable[[sqlite3.Connection], None]
+
+
+def _v1_to_v2(db: sqlite3.Connection) -> None:
+    """Version 1 is any database of a release up to 41b05d1: those added the columns and
+    indexes they knew of at every start and kept a ``schema_version`` row in ``meta`` that
+    did not follow every column. This does that catching-up once; from here on the version
+    is ``PRAGMA user_version`` alone."""
+    for table, column, kind in _BEFORE_V2_COLUMNS:
+        present = {r[1] for r in db.execute(f"PRAGMA table_info({table})")}
+        if column not in present:
+            db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+    for statement in _BEFORE_V2_INDEXES:
+        db.execute(statement)
+    db.execute("DELETE FROM meta WHERE key = 'schema_version'")
+
+
+# MIGRATIONS[n - 1] takes a database from version n to n + 1. A step is never changed once
+# released (databases in the field went through it); a schema change is a new step at the
+# end, together with the same change in ``_SCHEMA``.
+MIGRATIONS: list[Migration] = [_v1_to_v2]
+SCHEMA_VERSION = len(MIGRATIONS) + 1
+
+
+def schema_version(db: sqlite3.Connection) -> int:
+    """The version of the database: 0 for an empty file, 1 for one written before the
+    version was kept (it has tables but no ``user_version``)."""
+    stored = int(db.execute("PRAGMA user_version").fetchone()[0])
+    if stored:
+        return stored
+    query = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'games'"
+    return 1 if db.execute(query).fetchone() else 0
+
+
+def bring_up_to_date(db: sqlite3.Connection, path: Path) -> None:
+    """Create, migrate or refuse. A database already at this version costs one read and no
+    write. Otherwise one ``BEGIN IMMEDIATE`` transaction: the version is read again inside it
+    (a CLI command may have migrated meanwhile), the backup is written while no one else can
+    write, and every step runs; a step that fails leaves the database as it was."""
+    latest = len(MIGRATIONS) + 1
+    found = schema_version(db)
+    if found == latest:
+        return
+    _refuse_newer(path, found, latest)
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        found = schema_version(db)
+        _refuse_newer(path, found, latest)
+        if found == 0:
+            for statement in filter(str.strip, _SCHEMA.split(";")):
+                db.execute(statement)
+        elif found < latest:
+            backup = write_backup(path, found)
+            for step in MIGRATIONS[found - 1 :]:
+                step(db)
+            log.info("database %s: schema %d → %d; backup %s", path, found, latest, backup)
+        db.execute(f"PRAGMA user_version = {latest}")
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+
+
+def _refuse_newer(path: Path, found: int, latest: int) -> None:
+    if found > latest:
+        raise SchemaTooNew(
+            f"daemon.database {path.absolute()} has schema version {found}, this gm-daemon "
+            f"knows versions up to {latest}: a newer gm-daemon has written it. Run that "
+            f"version, or restore the backup the upgrade wrote beside it "
+            f"({path.name}.v{latest}-*.bak)"
+        )
+
+
+def write_backup(path: Path, version: int) -> Path:
+    """A copy of the database as it is, beside it: ``gm.sqlite.v1-20261201T120000Z.bak``.
+    SQLite's backup API reads it through a connection of its own, so the pages still in the
+    write-ahead log are in the copy too (copying the file would miss them). The copy is one
+    self-contained file (rollback journal, no ``-wal``); it is written under a ``.part`` name
+    and renamed, so a ``.bak`` file is always complete."""
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    target = path.with_name(f"{path.name}.v{version}-{stamp}.bak")
+    number = 1
+    while target.exists():
+        number += 1
+        target = path.with_name(f"{path.name}.v{version}-{stamp}-{number}.bak")
+    part = target.with_name(target.name + ".part")
+    with (
+        contextlib.closing(sqlite3.connect(path, timeout=30)) as source,
+        contextlib.closing(sqlite3.connect(part)) as copy,
+    ):
+        source.backup(copy)
+        copy.execute("PRAGMA journal_mode=DELETE")
+    part.replace(target)
+    return target
+
+
+# --- rows ------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class GameRow:
     id: str
@@ -203,25 +321,15 @@ class Store:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
         self.db = sqlite3.connect(path, isolation_level=None, timeout=30)
-        self.db.row_factory = sqlite3.Row
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.execute("PRAGMA foreign_keys=ON")
-        self.db.executescript(_SCHEMA)
-        self._add_missing_columns()
-        self.db.execute(
-            "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)",
-            (str(SCHEMA_VERSION),),
-        )
-
-    def _add_missing_columns(self) -> None:
-        for table, column, kind in _ADDED_COLUMNS:
-            present = {r["name"] for r in self.db.execute(f"PRAGMA table_info({table})")}
-            if column not in present:
-                self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
-        self.db.execute(
-            "UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),)
-        )
+        try:
+            self.db.row_factory = sqlite3.Row
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.execute("PRAGMA foreign_keys=ON")
+            bring_up_to_date(self.db, path)
+        except BaseException:
+            self.db.close()  # a refused or failed open leaves no handle (nor lock) behind
+            raise
 
     def close(self) -> None:
         self.db.close()

@@ -38,6 +38,7 @@ from pathlib import Path
 from unittest import mock
 
 from gm_daemon.cli import main as cli_main
+from gm_daemon.config import load_config
 from gm_daemon.daemon import Daemon
 
 GM_ADDRESS = "gm@gm.test"
@@ -53,12 +54,40 @@ class DaemonHarness:
         extra_toml: str = "",
     ):
         self.root = tmp_path
-        self.now = now or datetime(2026, 12, 1, 11, 0, tzinfo=UTC)
-        self.inbox_dir = tmp_path / "mail" / "inbox"
-        self.outbox_dir = tmp_path / "mail" / "outbox"
-        self.database = tmp_path / "gm.sqlite"
-        self.config_path = tmp_path / "gm.toml"
+        mail = tmp_path / "mail"
+        self._attach(
+            tmp_path / "gm.toml", tmp_path / "gm.sqlite", mail / "inbox", mail / "outbox", now
+        )
         self.write_config(games_toml, timezone, extra_toml)
+
+    @classmethod
+    def on_config(cls, config_path: Path, now: datetime | None = None) -> DaemonHarness:
+        """A harness on a whole config file as it stands (``config/examples/*.toml``), its
+        database and Maildirs where the config puts them: relative paths count from the
+        current directory, as for the daemon itself."""
+        config = load_config(config_path)
+        harness = cls.__new__(cls)
+        harness.root = Path.cwd()
+        maildir = config.mail.maildir
+        harness._attach(
+            config_path,
+            config.daemon.database.absolute(),
+            maildir.inbox.absolute(),
+            maildir.outbox.absolute(),
+            now,
+        )
+        harness.gm_address = config.mail.address
+        return harness
+
+    def _attach(
+        self, config_path: Path, database: Path, inbox: Path, outbox: Path, now: datetime | None
+    ) -> None:
+        self.now = now or datetime(2026, 12, 1, 11, 0, tzinfo=UTC)
+        self.inbox_dir = inbox
+        self.outbox_dir = outbox
+        self.database = database
+        self.config_path = config_path
+        self.gm_address = GM_ADDRESS
         self._seen: set[str] = set()
         self.sent: list[EmailMessage] = []
 
@@ -94,7 +123,7 @@ class DaemonHarness:
         """Drop a plain UTF-8 mail from ``sender`` into the inbox; returns its Message-ID."""
         message = EmailMessage()
         message["From"] = sender
-        message["To"] = GM_ADDRESS
+        message["To"] = self.gm_address
         message["Subject"] = subject
         message["Date"] = format_datetime(self.now)
         message["Message-ID"] = make_msgid(domain="players.test")

@@ -3,7 +3,7 @@ backticks exists in the project, so a reader never meets a file only the authors
 
 Which backticked text names a project file is one small rule (``names_a_project_path``):
 a relative path that starts with ``../`` or with a top-level entry of the project
-(``config/example.toml``, ``gm_daemon/store.py``), or a path with a directory ending in a
+(``config/examples/highnoon.toml``, ``gm_daemon/store.py``), or a path with a directory ending in a
 file extension (``highlander/mapview.py``), or a bare source or doc file name
 (``model.py``, ``ARCHITECTURE.md``); anything under ``../`` or ``shared/``, where the
 notes the project grew from lay. Left alone: what the daemon makes at run time
@@ -135,7 +135,7 @@ def test_every_file_named_in_backticks_exists(doc):
 @pytest.mark.parametrize(
     ("span", "checked"),
     [
-        ("config/example.toml", True),
+        ("config/examples/highnoon.toml", True),
         ("gm_daemon/store.py", True),
         ("highlander/mapview.py", True),
         ("model.py", True),
@@ -167,7 +167,7 @@ def test_braces_stand_for_each_choice():
 
 def test_the_walk_sees_the_docs_and_the_project():
     assert len(DOCS) >= 10
-    assert {"gm_daemon/store.py", "config/example.toml", "docs/daemon.md"} <= PROJECT
+    assert {"gm_daemon/store.py", "pyproject.toml", "docs/daemon.md"} <= PROJECT
     assert not any(p.startswith((".git/", ".venv/")) for p in PROJECT)
     assert list(itertools.islice(named_paths(ROOT / "README.md"), 1)), "README names no file?"
 
