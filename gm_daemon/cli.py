@@ -134,6 +134,12 @@ def _parser() -> argparse.ArgumentParser:
     parse.add_argument("--player", required=True, help="player name (or its id)")
     parse.add_argument("file", nargs="?", type=Path, help="order text (stdin without)")
     sub.add_parser("diplomacy", help="Diplomacy adjudicator tools (gm-daemon diplomacy -h)")
+    reference = sub.add_parser(
+        "config-reference",
+        help="print every config key as Markdown (docs/config.md is this output)",
+        description="Print every config key as Markdown: path, type, default, what it does.",
+    )
+    reference.set_defaults(handler=_config_reference)
     return parser
 
 
@@ -152,8 +158,16 @@ def reason_of(options: argparse.Namespace) -> str | None:
     return text or None
 
 
+def _config_reference(options: argparse.Namespace) -> int:
+    from gm_daemon.config_reference import reference
+
+    sys.stdout.write(reference())
+    return 0
+
+
 def _run(options: argparse.Namespace) -> int:
     daemon = Daemon(options.config)
+    logging.getLogger().setLevel(daemon.config.daemon.log_level)
     try:
         asyncio.run(daemon.run_once() if options.once else daemon.run())
     except AlreadyRunning as exc:
