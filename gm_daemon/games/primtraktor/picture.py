@@ -1,12 +1,13 @@
 """The board as a PNG: each player a colour, trails pale, positions solid, a coordinate grid.
 
-Drawn on the toolkit's Pillow base (``games.kit.picture``): its font, seat colours and PNG
-bytes, so the same state always gives the same bytes (with the same Pillow build).
+Drawn on the toolkit's Pillow base (``games.kit.picture``): its font (names as the players
+write them), seat colours and PNG bytes, so the same state always gives the same bytes (with
+the same Pillow build).
 """
 
 from __future__ import annotations
 
-from gm_daemon.games.kit.picture import BLACK, WHITE, canvas, font, latin1, png_bytes, seat_colour
+from gm_daemon.games.kit.picture import BLACK, WHITE, canvas, font, png_bytes, seat_colour
 from gm_daemon.games.primtraktor.model import State, Tractor
 from gm_daemon.games.primtraktor.texts import say
 
@@ -84,7 +85,7 @@ def _draw_legend(board: _Canvas, state: State, lang: str) -> None:
         board.draw.rectangle((_MARGIN, y, _MARGIN + 10, y + 10), fill=seat_colour(index))
         status = "" if tractor.active else say(lang, "picture_out")
         cells = say(lang, "picture_cells", count=tractor.cells)
-        label = latin1(f"{tractor.letter}  {tractor.name}  {cells}{status}")
+        label = f"{tractor.letter}  {tractor.name}  {cells}{status}"
         board.draw.text((_MARGIN + 16, y), label, fill=_INK, font=board.font)
 
 
