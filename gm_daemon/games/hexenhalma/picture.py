@@ -164,7 +164,9 @@ def _legend_rows(v: View, names: tuple[str, str], lang: str) -> list[tuple[Sampl
         rows.append((lambda d, a, b: _dotted(d, a, b, picture.BLACK), say(lang, "picture_jump")))
     if hows - {"-", "~"}:
         rows.append((lambda d, a, b: _dotted(d, a, b, picture.GREY), say(lang, "picture_banned")))
-    ends = sorted({f.kind for f in [*v.mine.values(), *v.theirs.values()]}, key=list(_END_MARK).index)
+    ends = sorted(
+        {f.kind for f in [*v.mine.values(), *v.theirs.values()]}, key=list(_END_MARK).index
+    )
     for kind in ends:
         rows.append((_text_sample(_END_MARK[kind]), say(lang, f"picture_end_{kind}")))
     spells = [text for text, _, _ in mark_labels(v, 0) if text not in _END_MARK.values()]
@@ -210,7 +212,13 @@ def _legend(
         y = top + i * LINE + LINE // 2
         if sample is not None:
             sample(draw, (10, y), (40, y))
-        draw.text((10 if sample is None else 50, y), text, fill=picture.BLACK, font=picture.font(SIZE), anchor="lm")
+        draw.text(
+            (10 if sample is None else 50, y),
+            text,
+            fill=picture.BLACK,
+            font=picture.font(SIZE),
+            anchor="lm",
+        )
 
 
 def legend_texts(v: View, names: tuple[str, str], lang: str) -> list[str]:

@@ -145,7 +145,9 @@ class Highlander:
         return Report(
             public=report.result_text(before, after, lang),
             private={s: guide.next_text(after, s, lang) for s in self.owed(after)},
-            attachments=views.attachments(after, records, title, lang, views.file_stem(before, lang)),
+            attachments=views.attachments(
+                after, records, title, lang, views.file_stem(before, lang)
+            ),
         )
 
     def public_state(self, state: State) -> dict[str, Any]:

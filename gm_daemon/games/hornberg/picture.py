@@ -1,9 +1,10 @@
 """A PNG of the table, attached to every report (never a hand: only table cards).
 
-Drawn on the toolkit's Pillow base (``games.kit.picture``), in the game's language. Cards are coloured rectangles
-with their value; a beer is the amber strip across the lower part of the cannon it covers.
-D&D shows each row with its dukes; K&Q shows the printed window with the same labels as
-the text, and the cells a cannon may go to dashed (on an empty table its one cell).
+Drawn on the toolkit's Pillow base (``games.kit.picture``), in the game's language. Cards
+are coloured rectangles with their value; a beer is the amber strip across the lower part
+of the cannon it covers. D&D shows each row with its dukes; K&Q shows the printed window
+with the same labels as the text, and the cells a cannon may go to dashed (on an empty
+table its one cell).
 """
 
 from __future__ import annotations

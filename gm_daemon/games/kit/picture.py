@@ -105,7 +105,9 @@ def clashes(boxes: Mapping[str, Box]) -> list[tuple[str, str]]:
 
 
 def inside(box: Box, bounds: Box) -> bool:
-    return bounds[0] <= box[0] and bounds[1] <= box[1] and box[2] <= bounds[2] and box[3] <= bounds[3]
+    return (
+        bounds[0] <= box[0] and bounds[1] <= box[1] and box[2] <= bounds[2] and box[3] <= bounds[3]
+    )
 
 
 def free_spot(
