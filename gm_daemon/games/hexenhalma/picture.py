@@ -86,14 +86,26 @@ def _grid(
             kind = board.cells[board.index(col, row)]
             x0, y0 = MARGIN + (col - 1) * CELL, top + (row - 1) * CELL
             draw.rectangle((x0, y0, x0 + CELL, y0 + CELL), fill=_FILL[kind], outline=picture.GREY)
-            if kind in (START, GOAL):
-                draw.text((x0 + 4, y0 + 2), kind, fill=picture.GREY, font=picture.font(SIZE))
+    for kind, box in _field_letters(board, top):
+        picture.draw_label(draw, box, kind, SIZE, picture.GREY)
     for col in range(1, board.width + 1):
         x = MARGIN + (col - 1) * CELL + CELL // 2
         draw.text((x, top - MARGIN // 2), chr(ord("A") + col - 1), fill=picture.BLACK,
                   font=picture.font(SIZE), anchor="mm")  # fmt: skip
     _legend(draw, board, _legend_top(board, title), legend)
     return image, draw
+
+
+def _field_letters(board: Board, top: int) -> list[tuple[str, picture.Box]]:
+    """The S and Z in the corner of every start and goal field, with their boxes."""
+    letters = []
+    for row in range(1, board.height + 1):
+        for col in range(1, board.width + 1):
+            kind = board.cells[board.index(col, row)]
+            if kind in (START, GOAL):
+                x0, y0 = MARGIN + (col - 1) * CELL, top + (row - 1) * CELL
+                letters.append((kind, picture.label_box(kind, SIZE, (x0 + 12, y0 + 12))))
+    return letters
 
 
 def board_png(board: Board, title: str, lang: str = "de") -> bytes:
@@ -146,7 +158,8 @@ def mark_boxes(v: View, top: int) -> list[picture.Box]:
     board = v.board
     bounds = (MARGIN, top, MARGIN + board.width * CELL, top + board.height * CELL)
     labels = [(text, at) for text, at, _ in mark_labels(v, top)]
-    return picture.lay_out(labels, MARK_SIZE, bounds, step=CELL / 4)
+    letters = [box for _, box in _field_letters(board, top)]
+    return picture.lay_out(labels, MARK_SIZE, bounds, step=CELL / 4, taken=letters)
 
 
 # --- the legend --------------------------------------------------------------------------

@@ -71,7 +71,7 @@ def attachments(state: State, records: dict[str, BoardRecord], title: str, lang:
     """One PNG per board; before the units are placed only if ``empty`` asks for the board
     without them. The daemon puts the game's id in front of the file name."""
     found = []
-    for board in state.boards:
+    for board in state.boards or ([BoardState(name="A")] if empty else []):
         if not board.units and not empty:
             continue
         data = render(map_view(state, board, records.get(board.name), title, lang))
