@@ -39,8 +39,8 @@ def test_result_report_attaches_a_png_of_the_board():
     report = GAME.report(before, resolution, "de")
     (attachment,) = report.attachments
     assert attachment.content_type == "image/png"
-    assert attachment.filename == "primtraktor-runde-01.png"
-    assert attachment.filename in report.public
+    assert attachment.filename == "runde-01.png"  # the daemon puts the game's id in front
+    assert "Das Bild des Spielplans hängt an." in report.public
     image = Image.open(io.BytesIO(attachment.data))
     assert image.format == "PNG"
 

@@ -170,7 +170,7 @@ def _map(state: State, seat: str, args: str, lang: Lang) -> Report:
     with units comes and attaches the board as it is (centres, no units)."""
     label = phase_label(state, lang)
     text = PHRASES(lang, "map_title", label=label)
-    empty = not any(board.units for board in state.boards)
+    empty = not any(views.has_units(board) for board in state.boards)
     if empty and state.step in ("ballot", "setup"):
         text += "\n\n" + PHRASES(lang, f"map_empty_{state.step}")
     pictures = views.attachments(state, {}, label, lang, views.file_stem(state, lang), empty)

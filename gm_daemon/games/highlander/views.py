@@ -72,12 +72,16 @@ def attachments(state: State, records: dict[str, BoardRecord], title: str, lang:
     without them. The daemon puts the game's id in front of the file name."""
     found = []
     for board in state.boards or ([BoardState(name="A")] if empty else []):
-        if not board.units and not empty:
+        if not has_units(board) and not empty:
             continue
         data = render(map_view(state, board, records.get(board.name), title, lang))
         name = f"{stem}-{board.name.lower()}.png" if state.options.tournament else f"{stem}.png"
         found.append(Attachment(name, "image/png", data))
     return found
+
+
+def has_units(board: BoardState) -> bool:
+    return any(board.units.values())
 
 
 def file_stem(state: State, lang: str) -> str:
