@@ -310,6 +310,12 @@ def test_the_key_names_every_mark_in_the_games_language(lang: str):
     assert all(box[2] < width for box in boxes.values())
 
 
+def test_a_long_name_in_the_legend_stays_clear_of_the_key():
+    name = "Maximiliane Schwarzenberg-Weißenfels"  # 36 letters
+    width = label_box(f"18  {name}", 13, (0, 0))
+    assert 52 + (width[2] - width[0]) < picture.KEY_LEFT
+
+
 def _colours(image: Image.Image, box: tuple[float, float, float, float]) -> set[tuple[int, ...]]:
     left, top, right, bottom = (round(v) for v in box)
     return {image.getpixel((x, y)) for x in range(left, right) for y in range(top, bottom)}

@@ -302,7 +302,7 @@ def _legend(draw: ImageDraw.ImageDraw, view: MapView) -> None:
 
 
 KEY_SIZE = 12
-KEY_LEFT = 300
+KEY_LEFT = 430  # the key keeps to the right: the players' names have the room on the left
 KEY_COLUMN = 170
 KEY_ROWS = 2
 
