@@ -172,10 +172,10 @@ def _legend_rows(v: View, names: tuple[str, str], lang: str) -> list[tuple[Sampl
         (_swatch(picture.seat_colour(1)), names[1]),
         (lambda d, a, b: d.line((a, b), fill=picture.BLACK, width=3), say(lang, "picture_walk")),
     ]
-    hows = {how for path in v.outcome.paths.values() for _, _, how in path}
+    hows = {how for path in v.outcome.paths.values() for _, _, how in path[1:]}
     if "~" in hows:
         rows.append((lambda d, a, b: _dotted(d, a, b, picture.BLACK), say(lang, "picture_jump")))
-    if hows - {"-", "~"}:
+    if "b" in hows:
         rows.append((lambda d, a, b: _dotted(d, a, b, picture.GREY), say(lang, "picture_banned")))
     ends = sorted(
         {f.kind for f in [*v.mine.values(), *v.theirs.values()]}, key=list(_END_MARK).index
@@ -209,12 +209,13 @@ def _no_sample(draw: ImageDraw.ImageDraw, a: tuple[int, int], b: tuple[int, int]
 
 
 def _legend_lines(board: Board, rows: list[tuple[Sample, str]]) -> list[tuple[Sample, str]]:
-    """The rows wrapped to the picture's width, the sample beside the first line only."""
+    """The rows wrapped to the picture's width, the sample beside the first line only (a
+    row without a sample is text across the whole width)."""
     lines = []
     for sample, text in rows:
         indent = 10 if sample is None else 50
         for i, line in enumerate(wrap(text, SIZE, width_of(board) - indent - 8)):
-            lines.append((sample if i == 0 else _no_sample, line))
+            lines.append((sample if i == 0 or sample is None else _no_sample, line))
     return lines
 
 
