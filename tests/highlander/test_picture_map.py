@@ -125,6 +125,23 @@ def test_a_unit_hides_no_name_and_no_centre_marker():
         assert [n for n in CENTRES if overlap(token, _centre_box(n))] == [], location
 
 
+def test_a_dislodged_token_with_its_ring_hides_no_name_no_centre_and_no_other_unit():
+    """Its place is laid out by ``kit.picture.free_box``; it stays close to its province."""
+    boxes = picture.label_boxes()
+    tokens = {n: _token_box(n) for n in STANDING}
+    spots = {}
+    for location in STANDING:
+        x, y = picture.dislodged_point(location)
+        r = picture.TOKEN_R + 4 + 1  # the hold ring
+        spot = (x - r, y - r, x + r, y + r)
+        spots[location] = spot
+        assert [n for n, box in boxes.items() if overlap(spot, box)] == [], location
+        assert [n for n in CENTRES if overlap(spot, _centre_box(n))] == [], location
+        assert [n for n, box in tokens.items() if overlap(spot, box)] == [], location
+        assert math.dist((x, y), picture.unit_point(location)) <= 4 * picture.CELL, location
+    assert clashes(spots) == []
+
+
 def test_neighbours_share_a_border_in_the_drawing():
     shared = shared_edges(SHAPE)
     pairs = _neighbour_pairs()

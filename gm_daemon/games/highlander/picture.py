@@ -30,6 +30,7 @@ from gm_daemon.games.kit.picture import (
     canvas,
     draw_label,
     font,
+    free_box,
     label_box,
     png_bytes,
     seat_colour,
@@ -161,8 +162,46 @@ def unit_point(location: str) -> tuple[float, float]:
 
 
 def dislodged_point(location: str) -> tuple[float, float]:
+    """Beside the unit's place, where the hollow token, its hold ring and its cross hide no
+    name, no centre marker and no other unit (``kit.picture.free_box``, the same layout
+    that keeps every label clear)."""
+    return _dislodged_points()[location.upper()]
+
+
+@cache
+def _dislodged_points() -> Mapping[str, tuple[float, float]]:
+    places = standard_shape().places
+    standing = [name for name, place in places.items() if place.unit is not None]
+    width, height = size()
+    bounds = (0.0, float(HEADER), float(width), float(height - FOOTER))
+    taken = [*label_boxes().values(), *_centre_boxes(), *(token_box(n) for n in standing)]
+    side = 2 * (TOKEN_R + 4) + 2  # the hold ring around the token
+    points = {}
+    for name in standing:
+        x, y = unit_point(name)
+        box = free_box((side, side), (x, y), taken, bounds, step=3)
+        if box is None:
+            points[name] = (x + DISLODGED_OFFSET[0] * CELL, y + DISLODGED_OFFSET[1] * CELL)
+        else:
+            points[name] = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+            taken.append(box)
+    return points
+
+
+def token_box(location: str) -> Box:
+    """The box a unit's token covers (a fleet's is the wider one)."""
     x, y = unit_point(location)
-    return x + DISLODGED_OFFSET[0] * CELL, y + DISLODGED_OFFSET[1] * CELL
+    return x - TOKEN_R - 3, y - TOKEN_R, x + TOKEN_R + 3, y + TOKEN_R
+
+
+def _centre_boxes() -> list[Box]:
+    boxes = []
+    for place in standard_shape().places.values():
+        if place.centre is not None:
+            x, y = px(place.centre)
+            r = CENTRE_R + 1
+            boxes.append((x - r, y - r, x + r, y + r))
+    return boxes
 
 
 def _token(

@@ -122,11 +122,28 @@ def free_spot(
     around the point (right, below, left, above and the diagonals) whose box stays inside
     ``bounds`` and overlaps nothing ``taken``. Labels placed one after the other this way
     never overlap, however many fall on one field."""
+    left, top, right, bottom = label_box(text, size, (0, 0))
+    found = free_box((right - left, bottom - top), near, taken, bounds, step)
+    if found is None:
+        raise ValueError(f"no room for the label {text!r} near {near}")
+    return found
+
+
+def free_box(
+    size: tuple[float, float],
+    near: tuple[float, float],
+    taken: Sequence[Box],
+    bounds: Box,
+    step: float,
+) -> Box | None:
+    """The first box of ``size`` (width, height) on the rings around ``near`` that stays in
+    ``bounds`` and overlaps nothing ``taken`` (a label, a token, a marker); None if none."""
+    width, height = size
     for x, y in _spots(near, step):
-        box = label_box(text, size, (x, y))
+        box = (x - width / 2, y - height / 2, x + width / 2, y + height / 2)
         if inside(box, bounds) and not any(overlap(box, other) for other in taken):
             return box
-    raise ValueError(f"no room for the label {text!r} near {near}")
+    return None
 
 
 def _spots(near: tuple[float, float], step: float) -> Iterable[tuple[float, float]]:
