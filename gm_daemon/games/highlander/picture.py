@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from functools import cache
+from functools import cache, partial
 
 from PIL import ImageDraw
 
 from gm_daemon.games.highlander.diplomacy.board import IMPASSABLE, SEA, standard_board
-from gm_daemon.games.highlander.mapshape import BEYOND, MapShape, Point, standard_shape
+from gm_daemon.games.highlander.mapshape import BEYOND, MapShape, Point, contains, standard_shape
 from gm_daemon.games.highlander.mapview import MapArrow, MapUnit, MapView
 from gm_daemon.games.highlander.wording import PHRASES
 from gm_daemon.games.kit.picture import (
@@ -179,13 +179,20 @@ def _dislodged_points() -> Mapping[str, tuple[float, float]]:
     points = {}
     for name in standing:
         x, y = unit_point(name)
-        box = free_box((side, side), (x, y), taken, bounds, step=3)
+        outline = standard_shape().region(name.split("/")[0]).outline
+        own = partial(_within, outline)
+        box = free_box((side, side), (x, y), taken, bounds, 3, own)  # in its own province
+        box = box or free_box((side, side), (x, y), taken, bounds, step=3)
         if box is None:
             points[name] = (x + DISLODGED_OFFSET[0] * CELL, y + DISLODGED_OFFSET[1] * CELL)
         else:
             points[name] = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
             taken.append(box)
     return points
+
+
+def _within(outline: tuple[Point, ...], at: tuple[float, float]) -> bool:
+    return contains(outline, (at[0] / CELL, (at[1] - HEADER) / CELL))
 
 
 def token_box(location: str) -> Box:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import colorsys
 import io
 import itertools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
 from importlib import resources
 
@@ -135,13 +135,16 @@ def free_box(
     taken: Sequence[Box],
     bounds: Box,
     step: float,
+    where: Callable[[tuple[float, float]], bool] = lambda _: True,
 ) -> Box | None:
     """The first box of ``size`` (width, height) on the rings around ``near`` that stays in
-    ``bounds`` and overlaps nothing ``taken`` (a label, a token, a marker); None if none."""
+    ``bounds``, overlaps nothing ``taken`` (a label, a token, a marker) and whose centre is
+    a place ``where`` allows; None if there is none."""
     width, height = size
     for x, y in _spots(near, step):
         box = (x - width / 2, y - height / 2, x + width / 2, y + height / 2)
-        if inside(box, bounds) and not any(overlap(box, other) for other in taken):
+        free = inside(box, bounds) and not any(overlap(box, other) for other in taken)
+        if free and where((x, y)):
             return box
     return None
 
