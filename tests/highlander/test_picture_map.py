@@ -320,6 +320,20 @@ def test_an_arrow_across_a_province_never_hides_its_name(arrow: tuple[str, str])
         assert all(crossed.getpixel(p) == plain.getpixel(p) for p in letters), name
 
 
+@pytest.mark.parametrize(("start", "target"), [("BER", "MUN"), ("BUD", "SER"), ("TYR", "MUN")])
+def test_a_move_with_room_points_at_the_name_and_its_head_covers_no_letter(start, target):
+    """The arrow stops before the target's name when it would run into it, so the name (on
+    top) never hides the head."""
+    a, tip = picture.move_ends(picture.unit_point(start), target)
+    box = picture.label_boxes()[target]
+    head = picture._head(a, tip, 9)
+    near = [
+        p for p in head if box[0] - 1 <= p[0] <= box[2] + 1 and box[1] - 1 <= p[1] <= box[3] + 1
+    ]
+    assert near == [], target
+    assert math.dist(tip, picture.unit_point(target)) <= 4 * picture.CELL
+
+
 @pytest.mark.parametrize("lang", ["de", "en"])
 def test_the_key_names_every_mark_in_the_games_language(lang: str):
     words = [PHRASES(lang, key) for key in picture.KEY_WORDS]

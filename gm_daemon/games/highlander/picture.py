@@ -242,9 +242,34 @@ def _orders(draw: ImageDraw.ImageDraw, view: MapView) -> None:
         if arrow.kind in ("move", "retreat"):
             hollow = arrow.kind == "retreat"
             width = 2 if hollow else 3
-            _arrow(draw, start, unit_point(arrow.target), _darker(colour), width, hollow=hollow)
+            a, b = move_ends(start, arrow.target)
+            _arrow(draw, a, b, _darker(colour), width, hollow, shorten=False)
         elif arrow.kind == "hold":
             _ring(draw, start, TOKEN_R + 4, _darker(colour), 2)
+
+
+def move_ends(
+    start: tuple[float, float], target: str
+) -> tuple[tuple[float, float], tuple[float, float]]:
+    """A move's arrow from the edge of the unit to the edge of the target's token, or, when
+    it would run into the target's name, to the edge of the name: the arrow points at the
+    name and its head covers no letter."""
+    end = unit_point(target)
+    first = _toward(start, end, TOKEN_R + 1)
+    length = math.dist(start, end)
+    box = label_boxes().get(target.upper().split("/")[0])
+    distance = TOKEN_R + 1.0
+    while box is not None and distance < length - TOKEN_R - 16:
+        tip = _toward(end, start, distance)
+        if not any(_near_box(p, box, 2) for p in _head(first, tip, 6 + 3)):
+            return first, tip
+        distance += 1
+    return first, _toward(end, start, TOKEN_R + 1)
+
+
+def _near_box(point: tuple[float, float], box: Box, margin: float) -> bool:
+    x, y = point
+    return box[0] - margin <= x <= box[2] + margin and box[1] - margin <= y <= box[3] + margin
 
 
 def origin(view: MapView, arrow: MapArrow) -> tuple[tuple[float, float], Colour]:
@@ -412,7 +437,7 @@ def _arrow(
     shorten: bool = True,
 ) -> None:
     """A line with a head, from the edge of the unit to the edge of the target's token, on a
-    white halo so that it stays readable across borders and names."""
+    white halo so that it stays readable across borders."""
     if shorten:
         start, end = _toward(start, end, TOKEN_R + 1), _toward(end, start, TOKEN_R + 1)
     head = _head(start, end, 6 + width)
