@@ -40,21 +40,21 @@ def read_password_file(path: Path) -> str:
         raise PasswordProblem(f"{path} does not exist") from None
     except PermissionError:
         raise PasswordProblem(
-            f"{path} cannot be read by user {user_name()}: give that user read access "
-            "(e.g. chmod 0640 and the service's group)"
+            f"{path} cannot be read by user {user_name()} (give that user read access, "
+            "e.g. chmod 0640 and the service's group)"
         ) from None
     except IsADirectoryError:
-        raise PasswordProblem(f"{path} is a directory; name the file with the password") from None
+        raise PasswordProblem(f"{path} is a directory (name the file with the password)") from None
     except UnicodeDecodeError:
         raise PasswordProblem(f"{path} is not UTF-8 text") from None
     except OSError as exc:
         raise PasswordProblem(f"{path} cannot be read: {exc.strerror or exc}") from None
     lines = text.splitlines()
     if not text.strip():
-        raise PasswordProblem(f"{path} is empty; write the password on its first line")
+        raise PasswordProblem(f"{path} is empty (write the password on its one line)")
     if len(lines) > 1:
         raise PasswordProblem(
-            f"{path} has {len(lines)} lines; it must hold the password alone, on one line"
+            f"{path} has {len(lines)} lines (it must hold the password alone, on one line)"
         )
     return lines[0].strip()
 
@@ -87,7 +87,7 @@ def password_problems(config: Config) -> list[str]:
 def _problem(key: str, secret: Secret, required: bool) -> str | None:
     if secret.password_file is None and secret.password_env is None:
         if required:
-            return f"{key}: the server needs a password: give password_file or password_env"
+            return f"{key}: the server needs a password (give password_file or password_env)"
         return None
     source = "password_file" if secret.password_file is not None else "password_env"
     try:

@@ -85,7 +85,7 @@ def database_problem(path: Path, exc: sqlite3.Error) -> str:
     folder, user = path.absolute().parent, user_name()
     if name == "SQLITE_READONLY_DIRECTORY":
         hint = (
-            f"the directory {folder} is read-only for user {user}; SQLite writes "
+            f"the directory {folder} is read-only for user {user}, and SQLite must write "
             f"{path.name}-wal and {path.name}-shm beside the database"
         )
     elif name.startswith(("SQLITE_READONLY", "SQLITE_PERM")):
@@ -95,9 +95,9 @@ def database_problem(path: Path, exc: sqlite3.Error) -> str:
     elif name.startswith(("SQLITE_FULL", "SQLITE_IOERR")):
         hint = "is its disk full?"
     elif name.startswith(("SQLITE_NOTADB", "SQLITE_CORRUPT")):
-        hint = "not a gm-daemon database, or a damaged one: check the path, restore the backup"
+        hint = "not a gm-daemon database, or a damaged one: check the path or restore the backup"
     else:
-        hint = "another process holds it; try again"
+        hint = "another process holds it, try again"
     return f"daemon.database {path.absolute()}: {exc} ({hint})"
 
 
