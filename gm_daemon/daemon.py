@@ -316,15 +316,7 @@ class Daemon:
         finally:
             sd_notify("STOPPING=1")
             restore()
-            sent, left = await self._shutdown()
-            log.info(
-                "gm-daemon stopped by %s; outbox drained: %d mail%s sent, %d left",
-                self.stopped_by,
-                sent,
-                "" if sent == 1 else "s",
-                left,
-                extra={"event": "stop", "signal": self.stopped_by, "sent": sent, "left": left},
-            )
+            self._log_stop(*await self._shutdown())
 
     def _log_start(self) -> None:
         games, transport = games_text(self.config), transport_text(self.config)
@@ -341,6 +333,16 @@ class Daemon:
                 "games": [game.id for game in self.config.games],
                 "transport": self.config.mail.transport,
             },
+        )
+
+    def _log_stop(self, sent: int, left: int | None) -> None:
+        log.info(
+            "gm-daemon stopped by %s; outbox drained: %d mail%s sent, %s left",
+            self.stopped_by,
+            sent,
+            "" if sent == 1 else "s",
+            "an unknown number" if left is None else left,
+            extra={"event": "stop", "signal": self.stopped_by, "sent": sent, "left": left},
         )
 
     async def _guarded_cycle(self) -> None:
@@ -440,17 +442,19 @@ class Daemon:
 
         return restore
 
-    async def _shutdown(self) -> tuple[int, int]:
-        """The last drain; returns the mails it sent and those left in the outbox."""
-        sent = 0
+    async def _shutdown(self) -> tuple[int, int | None]:
+        """The last drain; returns the mails it sent and those left in the outbox (None
+        when the database cannot say: it may be what stopped the daemon)."""
+        sent, left = 0, None
         try:
             sent = await asyncio.wait_for(self.outbox.drain(), timeout=10)
         except Exception as exc:  # a final drain is a courtesy; the outbox keeps the rest
             log.warning("final outbox drain incomplete: %s", exc)
         try:
             left = self.store.outbox_counts().get("pending", 0)
-        finally:
-            await self.close()
+        except sqlite3.Error as exc:
+            log.warning("cannot count the mails left in the outbox: %s", exc)
+        await self.close()
         return sent, left
 
     async def close(self) -> None:

@@ -15,7 +15,9 @@ from pathlib import Path
 import pytest
 
 from gm_daemon import __version__
+from gm_daemon.config import load_config
 from gm_daemon.daemon import Daemon, make_transports
+from gm_daemon.journal import games_text, transport_text
 from tests.core.daemon_process import DaemonProcess, config_text, highnoon, write_config
 from tests.core.test_daemon_flow import GAMES
 from tests.core.test_faults import FlakySender
@@ -145,3 +147,24 @@ def test_the_reload_line_says_what_changed(tmp_path, caplog, edit, said):
     asyncio.run(daemon.close())
     (line,) = [r.getMessage() for r in caplog.records if getattr(r, "event", None) == "reload"]
     assert line.startswith(f"config reloaded: {said}; games started: "), line
+
+
+def test_the_start_line_names_the_mail_servers_never_a_password(tmp_path, monkeypatch):
+    monkeypatch.setenv("GM_TEST_PASSWORD", "s3cret-pw")
+    servers = (
+        'transport = "imap"\n\n[mail.imap]\nhost = "imap.club.test"\nusername = "gm"\n'
+        'password_env = "GM_TEST_PASSWORD"\n\n[mail.smtp]\nhost = "smtp.club.test"\n'
+        'username = "gm"\npassword_env = "GM_TEST_PASSWORD"\n'
+    )
+    config = load_config(write_config(tmp_path, config_text(tmp_path, mail=servers)))
+    assert transport_text(config) == (
+        "imap gm@imap.club.test:993 (tls, folder INBOX), smtp smtp.club.test:587 (starttls)"
+    )
+    assert games_text(config) == "0 games"
+
+
+def test_the_start_line_names_twenty_games_and_counts_the_rest(tmp_path):
+    games = "".join(highnoon(f"g{i}") for i in range(22))
+    config = load_config(write_config(tmp_path, config_text(tmp_path, games)))
+    named = ", ".join(f"g{i} (highnoon)" for i in range(20))
+    assert games_text(config) == f"22 games: {named}, and 2 more"

@@ -229,3 +229,13 @@ def test_a_bug_at_start_keeps_its_traceback_and_is_not_taken_for_a_config_fault(
         assert "internal error" in done.stderr and "Traceback" in done.stderr
         assert error in done.stderr
     assert "cannot start" not in done.stderr
+
+
+def test_a_refusal_in_the_json_log_is_one_object(tmp_path):
+    config, file = _password_config(tmp_path, "password_file = '{file}'", None)
+    done = run_command("run", "--config", str(config), "--log-format", "json")
+    assert done.returncode == EX_CONFIG
+    (line,) = done.stderr.splitlines()
+    entry = json.loads(line)
+    assert (entry["level"], entry["event"]) == ("CRITICAL", "refused")
+    assert entry["message"] == f"cannot start: mail.imap.password_file: {file} does not exist"
