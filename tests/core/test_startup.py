@@ -48,10 +48,13 @@ def unprivileged() -> list[str]:
     return [setpriv, "--bounding-set=-dac_override,-dac_read_search", "--"]
 
 
-def denied(prefix: list[str], code: str) -> bool:
-    """Whether ``code`` fails with PermissionError under ``prefix``: the premise of a test."""
+def assert_denied(prefix: list[str], code: str) -> None:
+    """``code`` fails with PermissionError under ``prefix``: the premise of a test."""
     probe = f"try:\n    {code}\nexcept PermissionError:\n    raise SystemExit(13)"
-    return subprocess.run([*prefix, sys.executable, "-c", probe], timeout=60).returncode == 13
+    done = subprocess.run(
+        [*prefix, sys.executable, "-c", probe], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 13, f"not denied under {prefix}: {done.returncode} {done.stderr}"
 
 
 def assert_refused(done, *fragments: str) -> str:
@@ -127,7 +130,7 @@ def test_check_finds_a_password_file_the_service_user_cannot_read(tmp_path):
     config, file = _password_config(tmp_path, "password_file = '{file}'", "s3cret\n")
     file.chmod(0o000)
     prefix = unprivileged()
-    assert denied(prefix, f"open({str(file)!r}).read()"), "the file is readable after all"
+    assert_denied(prefix, f"open({str(file)!r}).read()")
     done = run_command("check", "--config", str(config), prefix=prefix)
     assert done.returncode == EX_CONFIG, done.stderr
     assert f"mail.imap.password_file: {file} cannot be read by user" in done.stderr
@@ -172,7 +175,7 @@ def test_run_with_the_database_in_a_read_only_directory_refuses(tmp_path, databa
             leftover.unlink()
     folder.chmod(0o555)
     prefix = unprivileged()
-    assert denied(prefix, f"open({str(folder / 'probe')!r}, 'w')"), "the folder is writable"
+    assert_denied(prefix, f"open({str(folder / 'probe')!r}, 'w')")
     done = run_command("run", "--config", str(config), prefix=prefix)
     hint = "must exist and be writable by user" if database == "new" else "is read-only for user"
     assert_refused(done, f"daemon.database {folder / 'gm.sqlite'}: ", f"{folder} {hint}")
