@@ -564,23 +564,16 @@ class Referee:
         return player
 
     def find_player(self, game_id: str, who: str) -> PlayerRow:
-        from gm_daemon.games.text import fold, match_seat
+        from gm_daemon.games.kit.names import of_seats
 
         players = self.store.players(game_id)
-        matches = match_seat(who, [Seat(p.seat, p.name) for p in players])
-        if not matches:  # the GM may type just a first name: any whole word of the name
-            words = set(fold(who).split())
-            matches = [
-                Seat(p.seat, p.name)
-                for p in players
-                if words and words <= set(fold(p.name).replace(".", " ").split())
-            ]
+        matches = of_seats(Seat(p.seat, p.name) for p in players).find(who)
         if len(matches) != 1:
             names = ", ".join(p.name for p in players)
             raise LookupError(
                 f"{who!r} names {len(matches)} players of {game_id}; players: {names}"
             )
-        return next(p for p in players if p.seat == matches[0].id)
+        return next(p for p in players if p.seat == matches[0])
 
     # --- the record --------------------------------------------------------------------
     def show(self, game_id: str, phase: int) -> str:
