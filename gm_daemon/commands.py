@@ -76,6 +76,7 @@ def _status(mail: Mail, args: str, services: Services) -> Answer:
         game_id=loaded.id,
         name=player.name,
         phase_label=loaded.label(),
+        phase=loaded.phase(),
         status=with_private(report, player.seat).rstrip(),
         orders=_orders_on_file(mail, services),
         deadline=services.referee.deadline_text(loaded),
@@ -97,7 +98,7 @@ def _withdraw(mail: Mail, args: str, services: Services) -> Answer:
         body = phrase(
             loaded.lang,
             "withdrawn",
-            phase_label=loaded.label(),
+            phase=loaded.phase(),
             nmr_rule=services.referee.nmr_rule(loaded, player.seat),
         )
         purpose = "withdrawn"

@@ -215,7 +215,7 @@ class GameOpen:
         loaded = mail.game
         lang = loaded.lang
         if loaded.row.waiting and not loaded.row.finished:
-            body = phrase(lang, "waiting", phase_label=loaded.label(), what=loaded.row.waiting)
+            body = phrase(lang, "waiting", phase=loaded.phase(), what=loaded.row.waiting)
             return Stop(
                 "refused: waiting",
                 Answer("waiting", services.notice(mail, "waiting_subject", body)),
@@ -224,7 +224,7 @@ class GameOpen:
         if reason is None:
             return None
         key = "game_over" if reason == "reason_finished" else "not_participant"
-        body = phrase(lang, key, phase_label=loaded.label(), reason=phrase(lang, reason))
+        body = phrase(lang, key, phase=loaded.phase(), reason=phrase(lang, reason))
         answer = Answer(key, services.notice(mail, "not_participant_subject", body))
         return Stop(f"refused: {reason}", answer)
 
@@ -239,7 +239,7 @@ class CurrentPhase:
         if mail.stale_header is None or (mail.command and not mail.command.needs_open):
             return None
         loaded = mail.game
-        body = phrase(loaded.lang, "stale", given=mail.stale_header, phase_label=loaded.label())
+        body = phrase(loaded.lang, "stale", given=mail.stale_header, phase=loaded.phase())
         return Stop("stale phase", Answer("stale", services.notice(mail, "stale_subject", body)))
 
 

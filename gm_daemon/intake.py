@@ -146,6 +146,7 @@ class Intake:
             game_id=loaded.id,
             name=player.name,
             phase_label=loaded.label(),
+            phase=loaded.phase(),
             orders=described.rstrip(),
             warnings=warnings_text(accepted.warnings, lang),
             deadline=self.referee.deadline_text(loaded),

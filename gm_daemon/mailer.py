@@ -110,7 +110,9 @@ class Mailer:
 
     def announce(self, loaded: Loaded, key: str, deadline: str) -> None:
         """Tell every player of a game about a GM override, with the deadline now in force."""
-        body = phrase(loaded.lang, key, phase_label=loaded.label(), deadline=deadline)
+        body = phrase(
+            loaded.lang, key, phase_label=loaded.label(), phase=loaded.phase(), deadline=deadline
+        )
         for player in loaded.players:
             self.notice(loaded, player, loaded.lang, Reply(f"{key}_subject", body, key))
 
@@ -159,6 +161,7 @@ class Mailer:
             game_id=loaded.row.id,
             name=player.name,
             phase_label=loaded.label(),
+            phase=loaded.phase(),
             deadline=deadline,
             nmr_rule=nmr_rule,
         )

@@ -25,6 +25,7 @@ from gm_daemon import safemode
 from gm_daemon.config import Config, GameConfig, parse_duration
 from gm_daemon.deadlines import local_text, next_deadline
 from gm_daemon.games import find_game
+from gm_daemon.games.kit.layout import wrap
 from gm_daemon.games.protocol import Report, Resolution, Seat
 from gm_daemon.loaded import AnyGame, Loaded, take_options, waiting_for, warm_up
 from gm_daemon.mailer import Mailer, Reply, leaves_chance, with_private
@@ -107,7 +108,15 @@ class Referee:
 
     def deadline_text(self, loaded: Loaded) -> str:
         row = loaded.row
-        if row.deadline_at is None or row.paused or row.finished:
+        if row.finished:
+            return phrase(loaded.lang, "no_deadline_over")
+        if row.paused:
+            return phrase(loaded.lang, "no_deadline_paused")
+        if row.waiting:
+            return phrase(
+                loaded.lang, "no_deadline_waiting", phase=loaded.phase(), what=row.waiting
+            )
+        if row.deadline_at is None:
             return phrase(loaded.lang, "no_deadline")
         return local_text(row.deadline_at, self.tz, loaded.lang)
 
@@ -243,12 +252,21 @@ class Referee:
         return loaded
 
     def _tell_gm_waiting(self, loaded: Loaded, waiting: str) -> None:
+        """The GM's notes are in English, whatever the game's language: the missing piece is
+        asked of the engine again in English."""
         log.warning("game %s: %s waits for the GM: %s", loaded.id, loaded.label(), waiting)
+        label = loaded.engine.phase_label(loaded.state, "en")
+        what = waiting_for(loaded.engine, loaded.state, "en") or waiting
         self.mailer.tell_gm(
-            f"{loaded.id}: {loaded.label()} waits for you",
-            f"Game {loaded.id}, {loaded.label()}, cannot start: {waiting}.\n\n"
-            "No deadline runs and no reminder goes out until you add it to the config and "
-            "reload the daemon (systemctl reload gm-daemon, or SIGHUP).\n",
+            f"{loaded.id}: {label} waits for you",
+            wrap(
+                f"Game {loaded.id}: {label} cannot start until you supply {what}.\n\n"
+                f"Add it to the game's options ([games.options] of game {loaded.id} in the "
+                "config) and reload the daemon (systemctl reload gm-daemon, or SIGHUP): "
+                f"{label} then starts at once, and every player gets a mail with the deadline. "
+                "Until then no deadline runs and no reminder goes out; a player who writes is "
+                "told what is missing.\n"
+            ),
         )
 
     def start_game(self, config: GameConfig) -> None:
@@ -430,7 +448,7 @@ class Referee:
             reveal = reveal if leaves_chance(after) else ""
             return "\n" + phrase(lang, "final_heading") + "\n" + reveal + "\n"
         if after.row.waiting:
-            return "\n" + phrase(lang, "waiting_for_gm", phase_label=after.label()) + "\n"
+            return "\n" + phrase(lang, "waiting_for_gm", phase=after.phase()) + "\n"
         next_one = phrase(
             lang, "next_deadline", phase_label=after.label(), deadline=self.deadline_text(after)
         )

@@ -77,6 +77,8 @@ def test_two_rounds_second_board_by_reload_one_nmr(tmp_path):
 
     waiting = body_to(h, send(h, "Anna", "Runde: 2\n" + E1), "Anna")
     assert "Brett für Runde 2" in waiting
+    status = " ".join(body_to(h, send(h, "Anna", "STAND"), "Anna").split())
+    assert "Abgabetermin: noch keiner – Runde 2 wartet auf das Brett für Runde 2" in status
 
     picture = send(h, "Anna", "BILD Bert")
     assert "Protokoll (1. gehen, 2. Zauber erleiden, 3. zaubern):" in body_to(h, picture, "Anna")
