@@ -141,6 +141,7 @@ class Hexenhalma:
                 "history": [*state.history, figures],
                 "last": record,
                 "finished": state.round >= state.rounds,
+                "lots_drawn": state.lots_drawn + len(record.lots),
             }
         )
         events: list[dict[str, Any]] = [
