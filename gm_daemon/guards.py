@@ -239,7 +239,12 @@ class CurrentPhase:
         if mail.stale_header is None or (mail.command and not mail.command.needs_open):
             return None
         loaded = mail.game
-        body = phrase(loaded.lang, "stale", given=mail.stale_header, phase=loaded.phase())
+        current = loaded.phase()
+        if current != loaded.label():  # the label is what the header line must say
+            current += f" ({phrase(loaded.lang, 'quoted', text=loaded.label())})"
+        body = phrase(
+            loaded.lang, "stale", given=mail.stale_header, current=current, phase=loaded.phase()
+        )
         return Stop("stale phase", Answer("stale", services.notice(mail, "stale_subject", body)))
 
 
