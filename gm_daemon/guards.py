@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from gm_daemon.commands import Answer, find
 from gm_daemon.config import parse_duration
+from gm_daemon.games.kit.layout import fit
 from gm_daemon.games.protocol import Header
 from gm_daemon.games.text import fold
 from gm_daemon.store import PlayerRow
@@ -94,7 +95,7 @@ class KnownSender:
             return Stop("unknown sender (answered before)")
         parts = [phrase(lang, "unknown_sender", sender=sender) for lang in ("de", "en")]
         subject = " / ".join(phrase(lang, "unknown_sender_subject") for lang in ("de", "en"))
-        text = Text(subject, "\n\n".join(parts) + "\n")
+        text = Text(subject, fit("\n\n".join(parts)) + "\n")  # a reply like every other
         return Stop("unknown sender", Answer("unknown-sender", text), sender)
 
 
