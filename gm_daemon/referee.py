@@ -421,7 +421,7 @@ class Referee:
             resolution.finished,
             resolution.ranking,
         )
-        for seat, carried in resolution.carried.items():
+        for seat, carried in ({} if resolution.finished else resolution.carried).items():
             self.store.put_orders(
                 row.id, new_phase, seat, carried.model_dump(mode="json"), now, None
             )
