@@ -100,3 +100,6 @@ def test_two_rounds_second_board_by_reload_one_nmr(tmp_path):
     assert "Ergebnis der Runde 2 (Brett „Kreuz“)" in final
     assert "Endstand nach 2 Runden:" in final
     assert h.finished("hx")
+    over = body_to(h, send(h, "Anna", "STAND"), "Anna")  # no orders to speak of any more
+    assert "Abgabetermin: keiner mehr, das Spiel ist beendet" in over
+    assert "Ihre Befehle" not in over and "Das Spiel ist zu Ende." in over
