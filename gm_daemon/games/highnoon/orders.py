@@ -221,10 +221,11 @@ def _checked_positions(reading: _Reading, line: Line, written: Sequence[int]) ->
 
 def _take_bare_names(reading: _Reading, line: Line, names: Sequence[str]) -> None:
     """Names outside the challenges section: a player's name there lacks its positions
-    (an error); anything else is a greeting or a closing line and is skipped with a note."""
+    (an error); anything else is a greeting or a closing line and is skipped with a note,
+    the sender's own name, too ("Hans" under the orders is a signature)."""
     for written in names:
         found = reading.resolve(written, set(reading.state.opponents(reading.seat)))
-        if found:
+        if found and found != [reading.seat]:
             name = reading.name_of(found[0]) if len(found) == 1 else written
             reading.error(
                 line,
@@ -233,6 +234,10 @@ def _take_bare_names(reading: _Reading, line: Line, names: Sequence[str]) -> Non
                 say(reading.lang, "duel.bare_name.hint", name=name),
             )
             return
+    if all(reading.resolve(w, set()) == [reading.seat] for w in names):
+        message = say(reading.lang, "warn.signature", text=line.text.strip())
+        reading.warn(line, ProblemKind.SYNTAX, message)
+        return
     reading.warn(
         line,
         ProblemKind.SYNTAX,

@@ -68,7 +68,9 @@ def fits(written: tuple[str, ...], name: tuple[str, ...]) -> bool:
     free = list(name)
     # Whole words first, so "Hans H." takes "hans" before the initial could claim it.
     for word in sorted(written, key=len, reverse=True):
-        match = next((n for n in free if _word_fits(word, n)), None)
+        match = next((n for n in free if n == word), None) or next(
+            (n for n in free if _word_fits(word, n)), None
+        )
         if match is None:
             return False
         free.remove(match)
