@@ -283,7 +283,8 @@ def _game_status(referee: Referee, store: Store, game_id: str) -> dict[str, Any]
     row = store.game(game_id)
     assert row is not None
     loaded = referee.load(game_id)
-    on_file = store.seats_with_orders(game_id, row.phase)
+    # a finished game has no phase to send orders for: nothing is "in", nobody owes
+    on_file = set() if row.finished else store.seats_with_orders(game_id, row.phase)
     owed = loaded.engine.owed(loaded.state) if loaded and not row.finished else set()
     tz = referee.tz
     return {
