@@ -24,8 +24,8 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
-from zoneinfo import ZoneInfo
 from xml.sax.saxutils import escape
+from zoneinfo import ZoneInfo
 
 import jinja2
 from icalendar import Calendar, Event, Timezone
