@@ -137,8 +137,14 @@ class SiteBuilder:
                 write(folder / picture.file, picture.data)
             previous = phases[i - 1] if i else None
             following = phases[i + 1] if i + 1 < len(phases) else None
-            page = self._page("phase.html", view, phase=phase, previous=previous,
-                              following=following)  # fmt: skip
+            page = self._page(
+                "phase.html",
+                view,
+                phase=phase,
+                previous=previous,
+                following=following,
+                generated=say(view.lang, "public_only"),
+            )
             write(folder / phase.page, page.encode())
         write(folder / "index.html", self._page("game.html", view).encode())
         write(
@@ -197,14 +203,15 @@ class SiteBuilder:
 
     # --- rendering -------------------------------------------------------------------
     def _page(self, template: str, view: GameView, **extra: Any) -> str:
+        """A page of a game; a phase page says no build time (it never changes after)."""
+        values = {"generated": self._generated(view.lang), **extra}
         return _ENV.get_template(template).render(
             lang=view.lang,
             site_title=self.site.title or say(view.lang, "site_title"),
             game=view,
             word=view.word,
             root="../",
-            generated=self._generated(view.lang),
-            **extra,
+            **values,
         )
 
     def _generated(self, lang: str) -> str:

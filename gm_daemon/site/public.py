@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -97,7 +98,7 @@ def game_view(
     sent = sorted(names.get(s, s) for s in owed & on_file) if show_who_sent else []
     records = _records(store, row.id)
     views = tuple(
-        _phase_view(loaded, record, phases is None or record["phase"] in phases)
+        _phase_view(loaded, store, record, phases is None or record["phase"] in phases)
         for record in records
     )
     final = records[-1] if records and row.finished else None
@@ -142,13 +143,15 @@ def _state(loaded: Loaded) -> str:
 
 
 def _help(loaded: Loaded) -> str:
-    """HILFE as a non-player reads it: rendered for no seat, so no seat's example (which
-    could be drawn from his hand) is in it. An engine that cannot render it so gives none."""
+    """HILFE as a reader who plays no seat gets it: the order format without any seat's
+    example (an example may be drawn from a hand, or be the very orders a player sent).
+    Every engine renders it for the seat "" (protocol: example "" for a seat that may not
+    send); one that cannot gets no section rather than a seat's text."""
     if loaded.row.finished:
         return ""
     try:
         return fit(loaded.engine.help(loaded.state, "", loaded.lang))
-    except Exception:  # a kind that needs a real seat: the page goes without the section
+    except (KeyError, ValueError, LookupError, AttributeError):
         return ""
 
 
@@ -162,10 +165,29 @@ def _records(store: Store, game_id: str) -> list[sqlite3.Row]:
     )
 
 
-def _phase_view(loaded: Loaded, record: sqlite3.Row, rendered: bool) -> PhaseView:
+# Phase views rendered lately, by database, game, phase and language: a phase record never
+# changes, and the page of the phase before a new one is written again (its "next" link),
+# so a resolution renders one report and its pictures, not two.
+_RENDERED: OrderedDict[tuple[str, str, int, str], PhaseView] = OrderedDict()
+RENDERED_KEPT = 256
+
+
+def _phase_view(loaded: Loaded, store: Store, record: sqlite3.Row, rendered: bool) -> PhaseView:
     number, label = int(record["phase"]), str(record["label"])
     if not rendered:
         return PhaseView(number, label, from_iso(record["resolved_at"]), "", ())
+    key = (str(store.path), loaded.row.id, number, loaded.lang)
+    view = _RENDERED.get(key)
+    if view is None:
+        view = _RENDERED[key] = _render_phase(loaded, record)
+        if len(_RENDERED) > RENDERED_KEPT:
+            _RENDERED.popitem(last=False)
+    return view
+
+
+def _render_phase(loaded: Loaded, record: sqlite3.Row) -> PhaseView:
+    """The phase as ``gm-daemon show`` renders it again, public part only."""
+    number = int(record["phase"])
     engine = loaded.engine
     resolution: Resolution[Any, Any] = Resolution(
         state=engine.State.model_validate_json(record["state_after"]),
