@@ -15,13 +15,14 @@ so the index is built without loading every game.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import tempfile
 import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
@@ -163,10 +164,11 @@ class SiteBuilder:
     @staticmethod
     def _pages_due(folder: Path, numbers: list[int]) -> set[int]:
         """The phases without a page yet, and the last one with a page: its "next" link
-        changes from the game page to the first new phase."""
+        changes from the game page to the first new phase. The latest phase is always
+        rendered: the game page shows it."""
         missing = {n for n in numbers if not (folder / f"phase-{n}.html").exists()}
         done = [n for n in numbers if n not in missing]
-        return missing | ({done[-1]} if done and missing else set())
+        return missing | ({done[-1]} if done and missing else set()) | set(numbers[-1:])
 
     # --- the index -------------------------------------------------------------------
     def summaries(self) -> dict[str, Summary]:
@@ -313,10 +315,17 @@ def _calendar(deadlines: list[Deadline], host: str, now: datetime, tz: ZoneInfo)
         event.add("dtstart", moment.astimezone(tz))
         event.add("summary", say(lang, "event", game=title, phase_label=label))
         cal.add_component(event)
-    first = now.date() - timedelta(days=366)
-    last = first.replace(year=first.year + 3)
-    cal.add_component(Timezone.from_tzid(tz.key, first_date=first, last_date=last))
+    cal.add_component(_zone(tz.key, now.year))
     return cal.to_ical()
+
+
+@functools.cache
+def _zone(key: str, year: int) -> Timezone:
+    """The VTIMEZONE of ``key`` for the years around ``year`` (built once: it is the same
+    for every calendar written this year)."""
+    return Timezone.from_tzid(
+        key, first_date=date(year - 1, 1, 1), last_date=date(year + 2, 12, 31)
+    )
 
 
 # --- files -------------------------------------------------------------------------------
