@@ -193,6 +193,7 @@ class SiteBuilder:
             site_title=self.site.title or say(lang, "site_title"),
             games=games,
             word=lambda key, **values: say(lang, key, **values),
+            label={key: say(lang, key) for key in ("kind", "phase", "deadline", "state")},
             root="",
             generated=self._generated(lang),
         )
