@@ -4,8 +4,10 @@ are the games' deadlines; Atom feeds; the daemon's rebuild of one game only; the
 
 from __future__ import annotations
 
+import html
 import logging
 import re
+import shutil
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -26,7 +28,7 @@ from tests.site.played import (
     assert_nothing_private,
     site_toml,
 )
-from tests.test_every_mail import PLAYERS, games_toml, send, to
+from tests.test_every_mail import BOARDS, PLAYERS, games_toml, send, to
 
 Played = Callable[[str], SiteHarness]
 ATOM = "{http://www.w3.org/2005/Atom}"
@@ -284,3 +286,27 @@ def test_a_broken_site_never_stops_the_mail(tmp_path: Path, caplog) -> None:  # 
 def test_every_site_setting_is_described() -> None:
     for name, field in SiteSection.model_fields.items():
         assert field.description, name
+
+
+@pytest.mark.parametrize("name", list(KINDS))
+def test_a_started_game_shows_its_rules_without_anyones_example(tmp_path: Path, name: str) -> None:
+    """HILFE is rendered for a reader who plays no seat: every kind can, and no player's
+    example (which may be his very orders, or drawn from his hand) is in it."""
+    kind, settings, seats, _ = KINDS[name]
+    (tmp_path / "boards").mkdir()
+    shutil.copy(BOARDS / "turm.txt", tmp_path / "boards" / "turm.txt")
+    h = SiteHarness(
+        tmp_path, games_toml(kind, "de", settings, seats), extra_toml=site_toml(tmp_path)
+    )
+    welcome = h.run()
+    game = (h.site / "g" / "index.html").read_text()
+    help_text = game.split("<h2>Regeln und Befehlsformat</h2>", 1)[1].split("</pre>", 1)[0]
+    assert len(help_text) > 200
+    for mail in welcome:
+        body = h.body(mail)
+        marker = next((m for m in ("Beispiel:", "So sieht ein Zug aus:") if m in body), None)
+        if marker is None:
+            continue
+        example = body.split(marker, 1)[1].strip().split("\n\n")[0].strip()
+        lines = [line for line in example.splitlines() if len(line.strip()) >= 12]
+        assert not any(html.escape(line.strip()) in help_text for line in lines), example
