@@ -25,9 +25,18 @@ def main(argv: list[str] | None = None) -> int:
         print(f"diplomacy: not JSON: {exc}", file=sys.stderr)
         return 2
     status, result = _adjudicate(data)
-    json.dump(result, sys.stdout, indent=None if args.compact else 2, ensure_ascii=False)
-    sys.stdout.write("\n")
+    sys.stdout.write(_encode(result, compact=args.compact))
     return status
+
+
+def _encode(result: Any, *, compact: bool) -> str:
+    """The whole answer as one string, written at once: ``json.dump`` would go through the
+    pure-Python encoder and write every token to stdout separately, which cost as much as the
+    adjudication itself. Compact output (no spaces) lets ``json.dumps`` use its C encoder;
+    indentation is only available in pure Python, so it stays for readers, not programs."""
+    if compact:
+        return json.dumps(result, ensure_ascii=False, separators=(",", ":")) + "\n"
+    return json.dumps(result, ensure_ascii=False, indent=2) + "\n"
 
 
 def _arguments() -> argparse.ArgumentParser:
