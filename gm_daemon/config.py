@@ -244,6 +244,12 @@ class GameConfig(Strict):
     seed: str | None = None
     reminder: Duration | None = None
     resolve_early: bool = False
+    preview: bool = Field(
+        False,
+        description="a resolution's result mails go to mail.gm_address only, marked as a "
+        "preview; the game waits until `gm-daemon publish` sends them (or `gm-daemon "
+        "rollback` discards them)",
+    )
     safe_mode: SafeMode | None = None  # this game's own; else [daemon.safe_mode]
     deadlines: Deadlines
     players: list[PlayerConfig]
@@ -341,6 +347,12 @@ class Config(Strict):
         dupes = sorted({i for i in ids if ids.count(i) > 1})
         if dupes:
             raise ValueError(f"game ids used twice: {', '.join(dupes)}")
+        previews = [g.id for g in self.games if g.preview]
+        if previews and self.mail.gm_address is None:
+            raise ValueError(
+                f"preview = true ({', '.join(previews)}) sends the results to the GM first: "
+                'set [mail] gm_address = "you@example.org"'
+            )
         return self
 
     def game(self, game_id: str) -> GameConfig:

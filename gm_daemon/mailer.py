@@ -171,7 +171,11 @@ class Mailer:
         resolution: Resolution[Any, Any],
         defaults: Mapping[str, BaseModel],
         closing: str,
+        *,
+        preview: bool = False,
     ) -> None:
+        """The result mail to every player; with ``preview`` each of them to the GM only,
+        marked (``gm-daemon publish`` sends them later, rendered again from the record)."""
         lang = before.lang
         report = before.engine.report(before.state, resolution, lang)
         nmr_text = self._nmr_text(before, defaults)
@@ -200,7 +204,35 @@ class Mailer:
                 state_file=wrap(phrase(lang, "state_file", file=state_name)),
             )
             files = [*attachments(report, player.seat), state_file]
-            self.queue(after, "result", player, text, attachments=files)
+            if preview:
+                self._preview(after, before.label(), player, text, files)
+            else:
+                self.queue(after, "result", player, text, attachments=files)
+
+    def _preview(
+        self,
+        loaded: Loaded,
+        phase_label: str,
+        player: PlayerRow,
+        text: Text,
+        files: Sequence[Attachment],
+    ) -> None:
+        address = self.config.mail.gm_address
+        assert address is not None, "the config requires gm_address for preview = true"
+        lang = text.lang or loaded.lang
+        marker = phrase(
+            lang,
+            "preview_marker",
+            name=player.name,
+            email=player.email,
+            game_id=loaded.id,
+            phase_label=phase_label,
+        )
+        subject = f"[{loaded.id}] " + phrase(
+            lang, "preview_subject", phase_label=phase_label, name=player.name
+        )
+        body = f"{marker}\n\nSubject: {text.subject}\n\n{text.body}"
+        self.queue(loaded, "preview", address, Text(subject, body, lang), attachments=files)
 
     def _nmr_text(self, loaded: Loaded, defaults: Mapping[str, BaseModel]) -> str:
         """The defaults applied, as the engine describes them; nothing for an engine whose
