@@ -110,6 +110,12 @@ class State(BaseModel):
     history: list[dict[str, Totals]] = Field(default_factory=list)  # per round, per seat
     last: RoundRecord | None = None
     finished: bool = False
+    leaving: list[str] = Field(default_factory=list)  # out once this round is played (leave)
+    left: list[str] = Field(default_factory=list)  # out: no more pairings, figures stay
+
+    def playing(self) -> list[str]:
+        """Seats that still field teams (everyone but who left)."""
+        return [s.id for s in self.seats if s.id not in self.left]
 
     def name(self, seat: str) -> str:
         return next((s.name for s in self.seats if s.id == seat), seat)
