@@ -680,6 +680,8 @@ class Referee:
             if back.row.waiting:
                 self._tell_gm_waiting(back, back.row.waiting)
         log.info("game %s: rolled back to phase %d (%s)", game_id, to_phase, reason or "-")
+        if not back.row.finished:  # orders kept that complete it: at once, as a mail would
+            self.resolve_if_complete(back)
         return back
 
     def remove_player(
