@@ -43,22 +43,23 @@ def games_toml(kind: str, lang: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def status(h: DaemonHarness) -> dict[str, Any]:
-    code, out = h.cli("status", "--json", "--game", "g1")
+def status(h: DaemonHarness, game_id: str = "g1") -> dict[str, Any]:
+    code, out = h.cli("status", "--json", "--game", game_id)
     assert code == 0, out
     return dict(json.loads(out)["games"][0])
 
 
-def send_examples(h: DaemonHarness, kind: str, lang: str) -> None:
+def send_examples(h: DaemonHarness, kind: str, lang: str, game_id: str = "g1") -> None:
     """Every seat that owes orders sends the example its game offers it now."""
     engine = games.find_game(kind)
-    game = status(h)
+    game = status(h, game_id)
     state = engine.State.model_validate(game["state"])
     for player in game["players"]:
         if player["owes_orders"]:
             example = engine.example(state, player["seat"], lang)
             if example:
-                h.send(player["email"], f"Code: {player['code']}\n{example}", subject="[g1]")
+                text = f"Code: {player['code']}\n{example}"
+                h.send(player["email"], text, subject=f"[{game_id}]")
 
 
 def play_phase(h: DaemonHarness, kind: str, lang: str) -> None:
