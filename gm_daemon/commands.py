@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from gm_daemon.games.kit.layout import table
 from gm_daemon.games.protocol import Attachment, CommandError, GameCommand
 from gm_daemon.games.text import fold
-from gm_daemon.loaded import Loaded, can_leave, game_commands
+from gm_daemon.loaded import Loaded, can_leave, game_commands, leave_meaning
 from gm_daemon.mailer import attachments, with_private
 from gm_daemon.store import from_iso, iso
 from gm_daemon.texts import Text, phrase, render
@@ -140,7 +140,7 @@ def _resign(mail: Mail, args: str, services: Services) -> Answer:
         return Answer("resign-refused", services.notice(mail, "not_participant_subject", body))
     if fold(args.rstrip(".!")) not in _CONFIRMED:
         store.set_note(asked_note, iso(services.clock()))
-        body = phrase(lang, "resign_asked", meaning=leave_meaning(loaded))
+        body = phrase(lang, "resign_asked", meaning=leave_meaning(loaded.engine, lang))
         return Answer("resign-asked", services.notice(mail, "resign_asked_subject", body))
     asked = store.note(asked_note)
     store.set_note(asked_note, None)
@@ -148,15 +148,8 @@ def _resign(mail: Mail, args: str, services: Services) -> Answer:
         body = phrase(lang, "resign_unasked")
         return Answer("resign-unasked", services.notice(mail, "resign_asked_subject", body))
     services.referee.leave_locked(loaded, player.seat, None, resigned=True, answered=player)
-    body = phrase(lang, "player_left_you")
+    body = phrase(lang, "player_left_you", meaning=leave_meaning(loaded.engine, lang))
     return Answer("resigned", services.notice(mail, "resign_confirmed_subject", body))
-
-
-def leave_meaning(loaded: Loaded) -> str:
-    """What leaving means in this kind (its optional ``leave_means``), for the answer that
-    asks for the confirmation and for the GM's handbook."""
-    means = getattr(loaded.engine, "leave_means", None) or {}
-    return str(means.get(loaded.lang) or phrase(loaded.lang, "resign_meaning"))
 
 
 RESIGN = Command({"de": ("AUFGEBEN",), "en": ("RESIGN",)}, {}, "cmd_resign", _resign)

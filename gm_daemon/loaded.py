@@ -101,3 +101,10 @@ def final_ranking(engine: AnyGame, state: BaseModel, seats: Sequence[str]) -> li
     one place (nothing says otherwise)."""
     hook = getattr(engine, "final_ranking", None)
     return [list(seats)] if hook is None else hook(state)  # type: ignore[no-any-return]
+
+
+def leave_meaning(engine: AnyGame, lang: str) -> str:
+    """What leaving means in this kind (its optional ``leave_means``), said to the player
+    who asks to resign and to the one who left."""
+    means = getattr(engine, "leave_means", None) or {}
+    return str(means.get(lang) or phrase(lang, "resign_meaning"))

@@ -32,6 +32,7 @@ from gm_daemon.loaded import (
     Loaded,
     final_ranking,
     leave,
+    leave_meaning,
     take_options,
     waiting_for,
     warm_up,
@@ -834,7 +835,8 @@ class Referee:
                 continue
             own = head
             if player.seat == left:
-                own += "\n" + wrap(phrase(loaded.lang, "player_left_you")) + "\n"
+                meaning = leave_meaning(loaded.engine, loaded.lang)
+                own += "\n" + wrap(phrase(loaded.lang, "player_left_you", meaning=meaning)) + "\n"
             report = _with_deadline(loaded, player, deadline)
             body = own + "\n" + with_private(report, player.seat)
             self.mailer.notice(
