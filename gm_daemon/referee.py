@@ -671,6 +671,7 @@ class Referee:
                 )
             state = json.loads(record["state_before"])
             self.store.roll_back(game_id, to_phase, state, self.clock(), reason, drop_orders)
+            self._forget_leaving(loaded, to_phase)
             back = self.load(game_id)
             assert back is not None
             back = self._start_phase(back)
@@ -722,7 +723,8 @@ class Referee:
             raise ValueError(f"{name} has already left {loaded.id}")
         state = leave(loaded.engine, loaded.state, seat)
         self.store.set_state(loaded.id, state.model_dump(mode="json"))
-        self.store.set_note(note, ("resigned " if resigned else "removed ") + iso(self.clock()))
+        how = "resigned" if resigned else "removed"
+        self.store.set_note(note, f"{loaded.row.phase} {how} {iso(self.clock())}")
         after = replace(loaded, state=state)
         key = "player_left_resigned" if resigned else "player_left_removed"
         log.info("game %s: %s left (%s)", loaded.id, name, "resigned" if resigned else "removed")
@@ -731,6 +733,15 @@ class Referee:
         intro = phrase(after.lang, key, name=name)
         self._tell_each(after, "player_left", intro, reason, skip=answered, left=seat)
         return after
+
+    def _forget_leaving(self, loaded: Loaded, to_phase: int) -> None:
+        """Who left after phase ``to_phase`` began is back in the state stored at its start
+        (a leave during that phase is in it): he may leave again."""
+        for player in loaded.players:
+            note = f"left:{loaded.id}:{player.seat}"
+            left = self.store.note(note)
+            if left is not None and int(left.split()[0]) > to_phase:
+                self.store.set_note(note, None)
 
     def end(self, game_id: str, reason: str | None = None) -> Loaded:
         """The game over now, with the ranking as it stands (the kind's ``final_ranking``)
