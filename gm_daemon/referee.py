@@ -637,12 +637,27 @@ class Referee:
             orders = json.loads(record["orders"])
             defaults = {s: loaded.engine.Orders.model_validate(orders[s]) for s in nmr}
             self.store.set_preview(game_id, None)
-            after = self._start_phase(replace(loaded, row=replace(loaded.row, preview_of=None)))
+            after = self._take_options(replace(loaded, row=replace(loaded.row, preview_of=None)))
+            after = self._start_phase(after)
             closing = _reason_line(after.lang, reason) + self._closing(after, resolution)
             self.mailer.results(before, after, resolution, defaults, closing)
             if after.row.waiting and not after.row.finished:
                 self._tell_gm_waiting(after, after.row.waiting)
         return after
+
+    def _take_options(self, loaded: Loaded) -> Loaded:
+        """What the config gave while the result was previewed (the next board), before
+        the next phase starts; a refusal keeps the state (the next reload says why)."""
+        if loaded.row.finished:
+            return loaded
+        try:
+            state = take_options(loaded.engine, loaded.state, loaded.config.parsed_options())
+        except ValueError:
+            return loaded
+        if state != loaded.state:
+            self.store.set_state(loaded.id, state.model_dump(mode="json"))
+            loaded = replace(loaded, state=state)
+        return loaded
 
     def roll_back(
         self,
@@ -674,7 +689,7 @@ class Referee:
             self._forget_leaving(loaded, to_phase)
             back = self.load(game_id)
             assert back is not None
-            back = self._start_phase(back)
+            back = self._start_phase(self._take_options(back))
             key = "rolled_back_dropped" if drop_orders else "rolled_back_kept"
             intro = phrase(back.lang, "rolled_back", phase_label=back.label())
             intro += " " + phrase(back.lang, key, phase_label=back.label())
