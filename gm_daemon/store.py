@@ -216,7 +216,8 @@ def _v2_to_v3(db: sqlite3.Connection) -> None:
     """Preview and rollback (issue 21): a game may hold a resolved phase's results for the
     GM (``preview_of``), and a rollback keeps what it undid, void, in tables of its own
     (a phase resolved again needs its place in ``phases``)."""
-    db.execute("ALTER TABLE games ADD COLUMN preview_of INTEGER")
+    if "preview_of" not in {r[1] for r in db.execute("PRAGMA table_info(games)")}:
+        db.execute("ALTER TABLE games ADD COLUMN preview_of INTEGER")
     for statement in filter(str.strip, _ROLLBACK_TABLES.split(";")):
         db.execute(statement)
 

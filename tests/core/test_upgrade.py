@@ -140,16 +140,23 @@ def test_the_release_database_is_migrated_in_place_after_a_backup(tmp_path: Path
     Store(database).close()
     (backup,) = tmp_path.glob("*.bak")
     assert re.fullmatch(r"gm\.sqlite\.v1-\d{8}T\d{6}Z\.bak", backup.name), backup.name
-    assert version(database) == SCHEMA_VERSION == 2
+    assert version(database) == SCHEMA_VERSION == 3
     assert version(backup) == 0 and dump(backup) == before  # the old database, row for row
     assert query(backup, "PRAGMA journal_mode") == [("delete",)]  # one file, no -wal beside
     after = dump(database)
     assert ("schema_version", "2") in before["meta"]
     assert after.pop("meta") == [r for r in before.pop("meta") if r[0] != "schema_version"]
+    for table in SCHEMA_3_TABLES:  # step 2 → 3: the record of rollbacks, empty
+        assert after.pop(table) == []
+    assert {r[-1] for r in after["games"]} == {None}  # step 2 → 3: no game in preview
+    after["games"] = [r[:-1] for r in after["games"]]
     assert after == before  # no game, order, phase or mail touched
     assert schema(database) == schema(fresh(tmp_path))
     Store(database).close()
     assert len(list(tmp_path.glob("*.bak"))) == 1 and not list(tmp_path.glob("*.part"))
+
+
+SCHEMA_3_TABLES = ("rollbacks", "void_phases", "void_orders")
 
 
 def fresh(tmp_path: Path) -> Path:
@@ -239,8 +246,9 @@ def test_the_cli_refuses_a_newer_database_in_one_line_with_exit_78(
     err = capsys.readouterr().err
     assert code == 78
     assert err.count("\n") == 1 and "Traceback" not in err, err
-    assert err.startswith(f"error: daemon.database {h.database} has schema version 3")
-    assert "gm.sqlite.v2-*.bak" in err  # where this code's own database may be found
+    newer_version = SCHEMA_VERSION + 1
+    assert err.startswith(f"error: daemon.database {h.database} has schema version {newer_version}")
+    assert f"gm.sqlite.v{SCHEMA_VERSION}-*.bak" in err  # where this code's own database is
 
 
 # --- the games play on ------------------------------------------------------------------------
