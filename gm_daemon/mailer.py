@@ -231,7 +231,7 @@ class Mailer:
         subject = f"[{loaded.id}] " + phrase(
             lang, "preview_subject", phase_label=phase_label, name=player.name
         )
-        body = f"{marker}\n\nSubject: {text.subject}\n\n{text.body}"
+        body = f"{wrap(marker)}\n\nSubject: {text.subject}\n\n{text.body}"
         self.queue(loaded, "preview", address, Text(subject, body, lang), attachments=files)
 
     def _nmr_text(self, loaded: Loaded, defaults: Mapping[str, BaseModel]) -> str:

@@ -854,7 +854,7 @@ class Referee:
     ) -> None:
         """A notice to every player: what the GM did (and why), then the game as this
         player sees it now, with the deadline in force."""
-        head = wrap(intro) + _reason_line(loaded.lang, reason)
+        head = wrap(intro).rstrip() + "\n" + _reason_line(loaded.lang, reason).lstrip("\n")
         deadline = self.deadline_text(loaded)
         for player in loaded.players:
             if skip is not None and player.seat == skip.seat:

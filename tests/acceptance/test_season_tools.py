@@ -17,6 +17,8 @@ from gm_daemon.daemon import Daemon
 from tests.acceptance.conftest import GAME, START
 from tests.acceptance.test_season_every_kind import send_examples, status
 from tests.daemon_harness import DaemonHarness
+from tests.scenarios import check_golden
+from tests.test_every_mail import GOLDEN, problems
 
 BOSS = "boss@club.test"
 WORDS = {
@@ -218,3 +220,32 @@ def test_every_season_command_acts_on_a_running_daemon_within_a_second(
         return took
 
     assert asyncio.run(scenario()) < 1.5
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_season_mails_are_golden_fit_in_78_columns_and_speak_one_language(
+    tmp_path: Path, lang: str
+) -> None:
+    """One of each new mail, as its recipient reads it: the preview the GM gets, the notice
+    of a rollback, the question and the confirmation of a resignation, the notice to the
+    others, and the end of the game."""
+    words = WORDS[lang]
+    h = club(tmp_path, lang, preview=True)
+    send_examples(h, "highnoon", lang, "hn1")
+    kept: dict[str, EmailMessage] = {}
+    kept["preview"] = next(m for m in h.run() if m["To"] == BOSS)
+    h.cli("rollback", "--game", "hn1", "--drop-orders", "--reason", "Würfel geprüft")
+    kept["rolled-back"] = h.run()[0]
+    code = h.code("hn1", "A. Langsam")
+    h.send("anna@example.org", f"Code: {code}\n{words['resign']}", subject="[hn1]")
+    (kept["resign-asked"],) = h.run()
+    h.send("anna@example.org", f"Code: {code}\n{words['confirm']}", subject="[hn1]")
+    mails = h.run()
+    kept["resigned"] = next(m for m in mails if "anna@" in m["To"])
+    kept["player-left"] = next(m for m in mails if "egon@" in m["To"])
+    h.cli("end", "--game", "hn1", "--reason", "Saisonende")
+    kept["ended"] = next(m for m in h.run() if "egon@" in m["To"])
+    for label, message in kept.items():
+        assert problems(message, lang) == [], label
+        path = GOLDEN / f"season-{lang}" / f"{label}.txt"
+        check_golden(path, h.golden_text(message, {}))
