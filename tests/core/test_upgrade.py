@@ -308,3 +308,33 @@ def test_each_game_takes_orders_and_resolves_after_the_upgrade(tmp_path: Path, p
     assert set(json.loads(used)) - set(json.loads(missed)) == play.resolved
     seats = {e for (e,) in query(h.database, "SELECT email FROM players WHERE game_id = ?", game)}
     assert {m["To"] for m in mails[1:] if f"[{game}]" in m["Subject"]} == seats  # the results
+
+
+# --- step 2 → 3: preview and rollback ----------------------------------------------------------
+def test_a_database_of_schema_2_gets_the_rollback_record_once(tmp_path: Path) -> None:
+    path = fresh(tmp_path)
+    with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as db:
+        for table in SCHEMA_3_TABLES:
+            db.execute(f"DROP TABLE {table}")
+        db.execute("ALTER TABLE games DROP COLUMN preview_of")
+        db.execute("PRAGMA user_version = 2")
+    Store(path).close()
+    assert version(path) == SCHEMA_VERSION
+    assert schema(path) == schema(fresh(tmp_path / "other"))
+    assert len(list(path.parent.glob("gm.sqlite.v2-*.bak"))) == 1
+
+
+@pytest.mark.parametrize("game", ["hn1", "hb1", "hl2"])
+def test_a_game_of_the_release_rolls_back_to_its_first_phase(tmp_path: Path, game: str) -> None:
+    """The phase records the release wrote are what a rollback restores."""
+    h = upgraded(tmp_path)
+    h.run()  # the mail left pending
+    before = query(
+        h.database, "SELECT state_before FROM phases WHERE game_id = ? AND phase = 1", game
+    )
+    code, out = h.cli("rollback", "--game", game, "--to-phase", "1", "--drop-orders")
+    assert code == 0, out
+    (state,) = query(h.database, "SELECT state FROM games WHERE id = ?", game)
+    assert [state] == before and h.phase(game) == 1
+    assert query(h.database, "SELECT COUNT(*) FROM phases WHERE game_id = ?", game) == [(0,)]
+    assert len(h.run()) == len(query(h.database, "SELECT 1 FROM players WHERE game_id = ?", game))
