@@ -132,3 +132,33 @@ def test_rollback_resolves_the_same_again_then_leave_and_end(
     assert all(name in body for name in NAMES[: PROFILES[kind].players])
     seed_promised = kind != "highlander"  # Highlander leaves nothing to chance
     assert ("season-seed" in body) == seed_promised
+
+
+RESIGNING = [("de", "AUFGEBEN", "AUFGEBEN BESTÄTIGT"), ("en", "RESIGN", "RESIGN CONFIRMED")]
+
+
+@pytest.mark.parametrize(("lang", "resign", "confirm"), RESIGNING)
+def test_hornberg_a_player_on_turn_who_resigns_passes_the_turn_to_a_plan_at_once(
+    tmp_path: Path, lang: str, resign: str, confirm: str
+) -> None:
+    engine = games.find_game("hornberg")
+    h = DaemonHarness(tmp_path, games_toml("hornberg", lang), now=START)
+    h.run()
+    game = status(h)
+    state = engine.State.model_validate(game["state"])
+    players = {p["seat"]: p for p in game["players"]}
+    on_turn = state.to_move
+    assert on_turn is not None
+    nxt = state.left_of(on_turn)
+    plan = engine.example(state, nxt, lang)  # a PLAN: he is not on turn
+    h.send(players[nxt]["email"], f"Code: {players[nxt]['code']}\n{plan}", subject="[g1]")
+    h.run()
+    assert h.phase("g1") == 1
+    leaver = players[on_turn]
+    for line in (resign, confirm):
+        h.send(leaver["email"], f"Code: {leaver['code']}\n{line}", subject="[g1]")
+        h.run()
+    assert h.phase("g1") > 1  # his turn passed to the plan, which was played at once
+    after = engine.State.model_validate(status(h)["state"])
+    assert on_turn in after.left and after.hands[on_turn] == []
+    assert on_turn not in engine.participants(after)
