@@ -30,7 +30,7 @@ from gm_daemon.mail.message import Incoming, order_lines, parse_incoming
 from gm_daemon.mailer import Reply
 from gm_daemon.referee import Referee
 from gm_daemon.store import InboxRow, PlayerRow, Store
-from gm_daemon.texts import phrase, problems_text, render, warnings_text
+from gm_daemon.texts import phrase, problems_text, render, warnings_text, with_warnings
 
 log = logging.getLogger(__name__)
 
@@ -157,6 +157,7 @@ class Intake:
             phase_label=loaded.label(),
             orders=described.rstrip(),
             warnings=warnings_text(accepted.warnings, lang),
+            with_warnings=with_warnings(lang, accepted.warnings),
             deadline=self.referee.deadline_text(loaded),
             after=phrase(lang, "after_replace"),
         )
@@ -241,7 +242,7 @@ class Intake:
             if incoming.automated or not players:
                 return
             try:  # the mail is set aside whatever happens here: the loop must go on
-                lang = self.config.game(players[0].game_id).language
+                lang = self.config.game(players[0].game_id).language_of(players[0].seat)
                 reply = Reply("error_subject", phrase(lang, "error"), "error")
                 self.mailer.notice(None, players[0], lang, reply, in_reply_to=incoming.message_id)
             except Exception:

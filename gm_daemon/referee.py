@@ -15,15 +15,15 @@ import secrets
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel
 
 from gm_daemon import safemode
-from gm_daemon.config import Config, GameConfig, parse_duration
-from gm_daemon.deadlines import local_text, next_deadline
+from gm_daemon.config import Config, GameConfig
+from gm_daemon.deadlines import next_deadline
 from gm_daemon.games import find_game
 from gm_daemon.games.kit.layout import ranking_lines, wrap
 from gm_daemon.games.protocol import Report, Resolution, Seat
@@ -37,9 +37,22 @@ from gm_daemon.loaded import (
     waiting_for,
     warm_up,
 )
-from gm_daemon.mailer import Mailer, Reply, leaves_chance, with_private
+from gm_daemon.mailer import Mailer, Reply, leaves_chance, with_private, with_reason
 from gm_daemon.rng import commitment, new_seed, phase_rng
-from gm_daemon.store import GameRow, PlayerRow, Store, iso
+from gm_daemon.store import (
+    GameRow,
+    PlayerRow,
+    Store,
+    add_reminders_sent,
+    forget_reminders,
+    iso,
+    observer_welcomed,
+    paused_at,
+    refused_while_paused,
+    reminders_sent,
+    set_observer_welcomed,
+    set_paused_at,
+)
 from gm_daemon.texts import phrase
 
 log = logging.getLogger(__name__)
@@ -117,18 +130,22 @@ class Referee:
         return row is None or row.finished
 
     def deadline_text(self, loaded: Loaded) -> str:
-        row = loaded.row
-        if row.deadline_at is None or row.paused or row.finished:
-            return phrase(loaded.lang, "no_deadline")
-        return local_text(row.deadline_at, self.tz, loaded.lang)
+        return self.mailer.deadline_text(loaded)
 
     def _schedule(
         self, config: GameConfig, engine: AnyGame, state: BaseModel, start: datetime
     ) -> tuple[datetime, datetime | None]:
         """The deadline of a phase starting at ``start``, and when to remind the late."""
         deadline = next_deadline(config.deadlines, engine.phase_type(state), start, self.tz)
-        remind_at = deadline - parse_duration(config.reminder) if config.reminder else None
-        return deadline, remind_at
+        return deadline, self._remind_at(config, deadline, engine.phase_number(state))
+
+    def _remind_at(self, config: GameConfig, deadline: datetime, phase: int) -> datetime | None:
+        """The moment of the next reminder of this phase not yet sent (each of ``reminder``
+        goes out once, however often the deadline moves or the daemon restarts); None when
+        all are sent or there are none."""
+        sent = reminders_sent(self.store, config.id, phase)
+        moments = [deadline - lead for lead in config.reminders() if _seconds(lead) not in sent]
+        return min(moments, default=None)
 
     # --- config sync -------------------------------------------------------------------
     def sync(self) -> list[str]:
@@ -188,7 +205,10 @@ class Referee:
                 game_config.id, player.seat_id(), player.name, player.email
             )
         loaded = self.load(game_config.id)
-        if loaded is None or loaded.row.finished or loaded.row.preview_of is not None:
+        if loaded is None or loaded.row.finished:
+            return None
+        self._welcome_observers(loaded)
+        if loaded.row.preview_of is not None:
             return None  # a previewed game takes the config's options once published
         loaded = self._feed(loaded, game_config)
         if not (loaded.row.deadline_override or loaded.row.waiting):
@@ -247,7 +267,7 @@ class Referee:
         self.mailer.report_to_each(
             loaded,
             "phase-ready",
-            lambda p: _with_deadline(loaded, p, self.deadline_text(loaded)),
+            lambda view, p: _with_deadline(view, p, self.deadline_text(view)),
             "phase_ready",
         )
         log.info("game %s: %s can start, deadline %s", loaded.id, loaded.label(), deadline)
@@ -295,10 +315,20 @@ class Referee:
             from gm_daemon.commands import listing
 
             for player in loaded.players:
-                self.mailer.welcome(loaded, player, self.deadline_text(loaded), listing(loaded))
+                view = loaded.for_seat(player.seat)
+                self.mailer.welcome(view, player, self.deadline_text(view), listing(view))
+            self._welcome_observers(loaded)
             if waiting:
                 self._tell_gm_waiting(loaded, waiting)
         log.info("game %s started (%s, %d players)", config.id, config.kind, len(seats))
+
+    def _welcome_observers(self, loaded: Loaded) -> None:
+        """Every observer of the config not yet welcomed (one added to a running game, too)
+        gets his welcome, once: the store remembers whom it welcomed."""
+        for observer in loaded.config.observers:
+            if not observer_welcomed(self.store, loaded.id, observer.email):
+                self.mailer.welcome_observer(loaded, observer)
+                set_observer_welcomed(self.store, loaded.id, observer.email, self.clock())
 
     # --- orders ------------------------------------------------------------------------
     def orders_on_file(self, loaded: Loaded, seat: str) -> BaseModel | None:
@@ -356,8 +386,9 @@ class Referee:
         if loaded.config.preview:
             after = self._hold_for_preview(loaded, after, resolution, defaults)
         else:
-            closing = self._closing(after, resolution)
-            self.mailer.results(loaded, after, resolution, defaults, closing)
+            self.mailer.results(
+                loaded, after, resolution, defaults, lambda view: self._closing(view, resolution)
+            )
             if after.row.waiting:
                 self._tell_gm_waiting(after, after.row.waiting)
         log.info(
@@ -513,36 +544,61 @@ class Referee:
         return bool(owed) and owed <= self.store.seats_with_orders(row.id, row.phase)
 
     def remind(self, game_id: str) -> None:
+        """Send the reminders now due, once: several due together (a short phase, a daemon
+        that was down) make one mail, each in its player's language, only to those who
+        still owe orders. The next reminder of the phase, if any, is armed."""
         with self.store.transaction():
             loaded = self.load(game_id)
             if loaded is None:
                 return
-            on_file = self.store.seats_with_orders(game_id, loaded.row.phase)
-            owed = loaded.engine.owed(loaded.state)
-            deadline = self.deadline_text(loaded)
-            for player in loaded.players:
-                if player.seat in owed and player.seat not in on_file:
-                    self.mailer.reminder(
-                        loaded, player, deadline, self.nmr_rule(loaded, player.seat)
-                    )
-            self.store.set_reminded(game_id, loaded.row.phase)
+            row, now = loaded.row, self.clock()
+            if row.deadline_at is None:  # nothing to remind of; never due again this phase
+                self.store.set_reminded(game_id, row.phase)
+                return
+            sent = reminders_sent(self.store, game_id, row.phase)
+            due = {
+                _seconds(lead)
+                for lead in loaded.config.reminders()
+                if _seconds(lead) not in sent and row.deadline_at - lead <= now
+            }
+            if due:
+                self._send_reminders(loaded)
+            add_reminders_sent(self.store, game_id, row.phase, due)
+            remind_at = self._remind_at(loaded.config, row.deadline_at, row.phase)
+            self.store.set_deadline(
+                game_id, row.deadline_at, override=row.deadline_override, remind_at=remind_at
+            )
+            if remind_at is None:
+                self.store.set_reminded(game_id, row.phase)
+
+    def _send_reminders(self, loaded: Loaded) -> None:
+        on_file = self.store.seats_with_orders(loaded.id, loaded.row.phase)
+        owed = loaded.engine.owed(loaded.state)
+        for player in loaded.players:
+            if player.seat in owed and player.seat not in on_file:
+                view = loaded.for_seat(player.seat)
+                self.mailer.reminder(
+                    view, player, self.deadline_text(view), self.nmr_rule(view, player.seat)
+                )
 
     # --- GM overrides ------------------------------------------------------------------
-    def extend(self, game_id: str, until: datetime) -> None:
+    def extend(self, game_id: str, until: datetime, reason: str | None = None) -> None:
         with self.store.transaction():
             loaded = self.load(game_id)
             assert loaded is not None
-            reminder = loaded.config.reminder
-            remind_at = until - parse_duration(reminder) if reminder else None
+            remind_at = self._remind_at(loaded.config, until, loaded.row.phase)
             self.store.set_deadline(game_id, until, override=True, remind_at=remind_at)
             loaded = replace(loaded, row=replace(loaded.row, deadline_at=until))
-            self.mailer.announce(loaded, "deadline_moved", self.deadline_text(loaded))
+            self.mailer.announce(loaded, "deadline_moved", reason)
 
-    def pause(self, game_id: str, paused: bool) -> None:
+    def pause(self, game_id: str, paused: bool, reason: str | None = None) -> None:
         """Pause: no deadline fires. Resume: a deadline that passed meanwhile is moved to
-        the next one the schedule gives from now, so nobody is resolved by surprise."""
+        the next one the schedule gives from now, so nobody is resolved by surprise; and
+        everyone hears what became of the mails sent while the game was paused."""
         with self.store.transaction():
+            since = paused_at(self.store, game_id)
             self.store.set_paused(game_id, paused)
+            set_paused_at(self.store, game_id, self.clock() if paused else None)
             loaded = self.load(game_id)
             assert loaded is not None
             row = loaded.row
@@ -552,32 +608,80 @@ class Referee:
                 )
                 self.store.set_deadline(game_id, deadline, override=True, remind_at=remind_at)
                 loaded = replace(loaded, row=replace(row, deadline_at=deadline))
-            key = "game_paused" if paused else "game_resumed"
-            self.mailer.announce(loaded, key, self.deadline_text(loaded))
+            if paused:
+                self.mailer.announce(loaded, "game_paused", reason)
+            else:
+                self.mailer.announce(loaded, "game_resumed", reason, self._pause_mails(since))
+
+    def _pause_mails(self, since: datetime | None) -> Callable[[Loaded, PlayerRow | None], str]:
+        """The resume notice's word on the mails sent during the pause: none was read,
+        orders from before it stand; a player who wrote is told how many of his were not."""
+
+        def said(view: Loaded, player: PlayerRow | None) -> str:
+            text = "\n\n" + phrase(view.lang, "paused_mails")
+            count = (
+                refused_while_paused(self.store, player.email, since)
+                if player is not None and since is not None
+                else 0
+            )
+            if count:
+                text += "\n" + phrase(view.lang, "paused_mails_yours", count=count)
+            return text
+
+        return said
+
+    def announce(self, game_id: str, text: str) -> int:
+        """The GM's own words to every player and observer of a game, in its thread; the
+        number of mails queued."""
+        with self.store.transaction():
+            loaded = self.load(game_id)
+            if loaded is None:
+                raise LookupError(f"no game {game_id!r} in the config")
+            body = text.strip() + "\n"
+            self.mailer.to_everyone(
+                loaded, "announcement", "announcement_subject", lambda view, player: body
+            )
+        return len(loaded.players) + len(loaded.config.observers)
 
     def release(self, game_id: str) -> None:
         """The GM takes a held game back (``gm-daemon resolve`` tries it again)."""
         self.store.set_held(game_id, None)
 
-    def replace_address(self, game_id: str, who: str, email: str) -> PlayerRow:
+    def replace_address(
+        self, game_id: str, who: str, email: str, reason: str | None = None
+    ) -> PlayerRow:
         """The new address gets a mail with the player's code and the state of the game, so
-        the new player (or the old one at his new address) can go on at once."""
+        the new player (or the old one at his new address) can go on at once. The GM's
+        reason, when he gives one, is quoted to him and told to the others (the address
+        itself stays private)."""
         with self.store.transaction():
             player = self.find_player(game_id, who)
             self.store.override_email(game_id, player.seat, email.strip().lower())
             loaded = self.load(game_id)
             assert loaded is not None
             player = loaded.player(player.seat)
-            report = _with_deadline(loaded, player, self.deadline_text(loaded))
-            body = phrase(loaded.lang, "replaced", code=player.code, email=player.email)
+            view = loaded.for_seat(player.seat)
+            report = _with_deadline(view, player, self.deadline_text(view))
+            body = phrase(view.lang, "replaced", code=player.code, email=player.email)
+            body = with_reason(view.lang, body, reason)
             body += "\n\n" + with_private(report, player.seat)
             self.mailer.notice(
-                loaded,
+                view,
                 player,
-                loaded.lang,
+                view.lang,
                 Reply("replaced_subject", body, "replaced"),
                 attachments=[*report.attachments, *report.private_attachments.get(player.seat, [])],
             )
+            if reason:
+                others = replace(loaded, players=tuple(p for p in loaded.players if p != player))
+                self.mailer.to_everyone(
+                    others,
+                    "player-replaced",
+                    "player_replaced_subject",
+                    lambda view, _: with_reason(
+                        view.lang, phrase(view.lang, "player_replaced", name=player.name), reason
+                    ),
+                )
         return player
 
     def find_player(self, game_id: str, who: str) -> PlayerRow:
@@ -613,9 +717,12 @@ class Referee:
         self.store.set_deadline(after.id, None, override=False)
         row = replace(after.row, preview_of=before.row.phase, deadline_at=None, remind_at=None)
         after = replace(after, row=row)
-        closing = self._closing(after, resolution)
-        if not resolution.finished:
-            closing = "\n" + phrase(after.lang, "preview_deadline") + "\n"
+
+        def closing(view: Loaded) -> str:
+            if resolution.finished:
+                return self._closing(view, resolution)
+            return "\n" + phrase(view.lang, "preview_deadline") + "\n"
+
         self.mailer.results(before, after, resolution, defaults, closing, preview=True)
         log.info("game %s: %s resolved as a preview for the GM", after.id, before.label())
         return after
@@ -639,8 +746,13 @@ class Referee:
             self.store.set_preview(game_id, None)
             after = self._take_options(replace(loaded, row=replace(loaded.row, preview_of=None)))
             after = self._start_phase(after)
-            closing = _reason_line(after.lang, reason) + self._closing(after, resolution)
-            self.mailer.results(before, after, resolution, defaults, closing)
+            self.mailer.results(
+                before,
+                after,
+                resolution,
+                defaults,
+                lambda view: _reason_line(view.lang, reason) + self._closing(view, resolution),
+            )
             if after.row.waiting and not after.row.finished:
                 self._tell_gm_waiting(after, after.row.waiting)
         return after
@@ -687,12 +799,18 @@ class Referee:
             state = json.loads(record["state_before"])
             self.store.roll_back(game_id, to_phase, state, self.clock(), reason, drop_orders)
             self._forget_leaving(loaded, to_phase)
+            forget_reminders(self.store, game_id)
             back = self.load(game_id)
             assert back is not None
             back = self._start_phase(self._take_options(back))
             key = "rolled_back_dropped" if drop_orders else "rolled_back_kept"
-            intro = phrase(back.lang, "rolled_back", phase_label=back.label())
-            intro += " " + phrase(back.lang, key, phase_label=back.label())
+
+            def intro(view: Loaded) -> str:
+                label = view.label()
+                return " ".join(
+                    phrase(view.lang, k, phase_label=label) for k in ("rolled_back", key)
+                )
+
             self._tell_each(back, "rolled_back", intro, reason)
             if back.row.waiting:
                 self._tell_gm_waiting(back, back.row.waiting)
@@ -744,8 +862,11 @@ class Referee:
         key = "player_left_resigned" if resigned else "player_left_removed"
         log.info("game %s: %s left (%s)", loaded.id, name, "resigned" if resigned else "removed")
         if not loaded.engine.owed(state):
-            return self._end_locked(after, reason, phrase(loaded.lang, key, name=name))
-        intro = phrase(after.lang, key, name=name)
+            return self._end_locked(after, reason, key, name)
+
+        def intro(view: Loaded) -> str:
+            return phrase(view.lang, key, name=name)
+
         self._tell_each(after, "player_left", intro, reason, skip=answered, left=seat)
         return after
 
@@ -765,11 +886,13 @@ class Referee:
             loaded = self._running(game_id)
             return self._end_locked(loaded, reason)
 
-    def _end_locked(self, loaded: Loaded, reason: str | None, why: str = "") -> Loaded:
+    def _end_locked(
+        self, loaded: Loaded, reason: str | None, why_key: str = "", name: str = ""
+    ) -> Loaded:
         state, row = loaded.state, loaded.row
         seats = [p.seat for p in loaded.players]
         ranking = final_ranking(loaded.engine, state, seats)
-        event = {"event": "ended", "reason": reason or "", "why": why}
+        event = {"event": "ended", "reason": reason or "", "why": why_key, "name": name}
         state_json = state.model_dump(mode="json")
         self.store.record_phase(
             row.id, row.phase, loaded.label(), self.clock(), END_TRIGGER, state_json, {}, [],
@@ -780,24 +903,26 @@ class Referee:
             loaded,
             row=replace(row, finished=True, deadline_at=None, remind_at=None, preview_of=None),
         )
-        for player in after.players:
-            self.mailer.notice(
-                after,
-                player,
-                after.lang,
-                Reply("ended_subject", self._ended_text(after, ranking, event), "ended"),
-            )
+        self.mailer.to_everyone(
+            after,
+            "ended",
+            "ended_subject",
+            lambda view, _: self._ended_text(view, ranking, event),
+        )
         log.info("game %s ended by the GM in %s", row.id, loaded.label())
         return after
 
     def _ended_text(self, loaded: Loaded, ranking: list[list[str]], event: dict[str, Any]) -> str:
+        """The end of a game by the GM (or by a player's leaving), in ``loaded``'s language:
+        why, the ranking as it stands, and the seed as at a normal end."""
         lang = loaded.lang
         names = {p.seat: p.name for p in loaded.players}
-        parts = [str(event.get("why") or ""), phrase(lang, "ended", phase_label=loaded.label())]
-        text = wrap(" ".join(p for p in parts if p))
-        text += _reason_line(lang, event.get("reason") or None)
+        why = str(event.get("why") or "")
+        parts = [phrase(lang, why, name=event.get("name", "")) if why else ""]
+        parts.append(phrase(lang, "ended", phase_label=loaded.label()))
+        text = with_reason(lang, wrap(" ".join(p for p in parts if p)), event.get("reason"))
         lines = ranking_lines(ranking, lambda seat: names.get(seat, seat))
-        text += "\n" + phrase(lang, "ranking") + "\n" + "\n".join(lines) + "\n"
+        text += "\n\n" + phrase(lang, "ranking") + "\n" + "\n".join(lines) + "\n"
         if leaves_chance(loaded):
             seed = loaded.row.seed
             text += "\n" + phrase(lang, "seed_reveal", seed=seed, commitment=commitment(seed))
@@ -846,32 +971,45 @@ class Referee:
         self,
         loaded: Loaded,
         key: str,
-        intro: str,
+        intro: Callable[[Loaded], str],
         reason: str | None,
         *,
         skip: PlayerRow | None = None,
         left: str | None = None,
     ) -> None:
-        """A notice to every player: what the GM did (and why), then the game as this
-        player sees it now, with the deadline in force."""
-        head = wrap(intro).rstrip() + "\n" + _reason_line(loaded.lang, reason).lstrip("\n")
-        deadline = self.deadline_text(loaded)
+        """A notice to every player and observer, each in his language: what the GM did
+        (and why), then the game as this player sees it now with the deadline in force (an
+        observer: the phase and its deadline)."""
         for player in loaded.players:
             if skip is not None and player.seat == skip.seat:
                 continue
-            own = head
+            view = loaded.for_seat(player.seat)
+            head = with_reason(view.lang, wrap(intro(view)), reason)
             if player.seat == left:
-                meaning = leave_meaning(loaded.engine, loaded.lang)
-                own += "\n" + wrap(phrase(loaded.lang, "player_left_you", meaning=meaning)) + "\n"
-            report = _with_deadline(loaded, player, deadline)
-            body = own + "\n" + with_private(report, player.seat)
+                meaning = leave_meaning(view.engine, view.lang)
+                head += "\n\n" + wrap(phrase(view.lang, "player_left_you", meaning=meaning))
+            report = _with_deadline(view, player, self.deadline_text(view))
+            body = head.rstrip() + "\n\n" + with_private(report, player.seat)
             self.mailer.notice(
-                loaded,
+                view,
                 player,
-                loaded.lang,
+                view.lang,
                 Reply(f"{key}_subject", body, key),
                 attachments=[*report.attachments, *report.private_attachments.get(player.seat, [])],
             )
+        for observer in loaded.config.observers:
+            view = loaded.speaking(observer.language or loaded.config.language)
+            head = with_reason(view.lang, wrap(intro(view)), reason)
+            line = phrase(
+                view.lang,
+                "next_deadline",
+                phase_label=view.label(),
+                deadline=self.deadline_text(view),
+            )
+            text = self.mailer.notice_to(
+                view.lang, loaded.id, observer.name, f"{key}_subject", f"{head}\n\n{line}\n"
+            )
+            self.mailer.queue(view, key, observer.email, text)
 
     @staticmethod
     def _recorded(engine: AnyGame, record: Any) -> tuple[BaseModel, Resolution[Any, Any]]:
@@ -928,9 +1066,15 @@ class Referee:
         return "\n\n".join(parts) + "\n"
 
 
+def _seconds(lead: timedelta) -> int:
+    return int(lead.total_seconds())
+
+
 def _reason_line(lang: str, reason: str | None) -> str:
-    """The GM's ``--reason``, quoted in the players' notice (nothing without one)."""
-    return "" if not reason else "\n" + wrap(phrase(lang, "gm_reason", reason=reason)) + "\n"
+    """The GM's ``--reason`` as its own paragraph of a result mail (nothing without one),
+    worded as every notice quotes it (``mailer.with_reason``)."""
+    quoted = with_reason(lang, "", reason)
+    return "\n" + wrap(quoted.strip()) + "\n" if quoted else ""
 
 
 def _with_deadline(loaded: Loaded, player: PlayerRow, deadline: str) -> Report:

@@ -7,12 +7,13 @@ catalogue format every game uses (``templates/phrases.toml``, read by ``games.ki
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from string import Template
 
-from gm_daemon.games.kit.layout import fit, wrap
+from gm_daemon.games.kit.layout import WIDTH, fit, fold
 from gm_daemon.games.kit.phrases import Phrases
 from gm_daemon.games.protocol import Problem, ProblemKind
 
@@ -96,28 +97,53 @@ LONG_HINT = 60
 
 
 def _problem_lines(problem: Problem, lang: str, given_at: dict[str, int | None]) -> list[str]:
+    """The quoted line, what is wrong, what would be right: three parts a reader tells apart
+    at a glance, so a quote too long for a line (a ZENTREN list) is folded on its own."""
     where = (
         f"{phrase(lang, 'line')} {problem.line}: "
         + phrase(lang, "quoted", text=problem.source.strip())
         if problem.line is not None
         else phrase(lang, "whole_mail")
     )
-    lines = [f"- {where}", f"  {problem.message}"]
-    hint = problem.hint
+    lines = [fold(f"- {where}", indent=4), f"  {problem.message}"]
+    hint = problem.hint or (problem.fix.right if problem.fix else "")
     if len(hint) >= LONG_HINT and given_at.get(hint) is not None:
         hint = phrase(lang, "right_as_above", line=given_at[hint])
-    if hint:
+    if hint and problem.fix is not None and problem.fix.guess:
+        lines.append(f"  {hint}")  # "Meinten Sie MAR?" is a question, not a form
+    elif hint:
         lines.append(f"  {phrase(lang, 'right')}: {hint}")
     return lines
 
 
 def warnings_text(warnings: list[Problem], lang: str) -> str:
+    """The notes of an acceptance (or refusal), each with its hint: what the note means for
+    the player (the order stands and fails) or how to put it right."""
     if not warnings:
         return ""
     lines = [phrase(lang, "warnings")]
     for warning in warnings[:MAX_LISTED]:
         where = f"{phrase(lang, 'line')} {warning.line}: " if warning.line is not None else ""
-        lines.append(f"- {where}{warning.message}")
+        lines += _prose(f"- {where}{warning.message}", "  ")
+        if warning.hint:
+            lines += _prose(f"  {warning.hint}", "  ")
     if len(warnings) > MAX_LISTED:
         lines.append("- " + phrase(lang, "more_listed", count=len(warnings) - MAX_LISTED))
-    return "\n" + wrap("\n".join(lines)) + "\n"  # a long warning is prose: 78 columns
+    return "\n" + "\n".join(lines) + "\n"
+
+
+def _prose(text: str, indent: str) -> list[str]:
+    """One part of a note wrapped at the mail width, its own lines under its own indent (the
+    hint is not run into the note above it)."""
+    return textwrap.wrap(
+        text,
+        width=WIDTH,
+        subsequent_indent=indent,
+        break_long_words=False,
+        break_on_hyphens=False,
+    ) or [text]
+
+
+def with_warnings(lang: str, warnings: list[Problem]) -> str:
+    """The subject's addition when an acceptance carries notes: ", mit Hinweisen"."""
+    return phrase(lang, "with_warnings") if warnings else ""

@@ -29,7 +29,9 @@ conformance suite in ``tests/conformance/`` checks every registered kind against
 5. Privacy: ``Report.private[seat]`` and ``private_attachments[seat]`` reach that seat only;
    ``public``, ``attachments`` and ``public_state`` hold nothing private (hands, secret lists).
 6. ``example(state, seat, lang)`` is an order text that ``read_orders`` accepts for that seat
-   in that state; ``help`` and ``welcome`` quote it, so what a player copies works.
+   in that state; ``help`` and ``welcome`` quote it, so what a player copies works. The same
+   holds for every suggestion of a reply: a ``Problem.fix`` put into its line is accepted
+   for that seat in that state (with the mail's other lines as they were, when right).
 7. ``default_orders`` gives orders that ``resolve`` accepts for every owed seat.
 8. No call changes a state (or orders) it is given: ``resolve`` works on a copy. The daemon
    keeps one validated state per game while its stored text is unchanged and hands the same
@@ -52,6 +54,7 @@ game ended now mean (``Season``); ``commands`` adds mail commands with arguments
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -87,6 +90,28 @@ class ProblemKind(StrEnum):
 
 
 @dataclass(frozen=True)
+class Fix:
+    """A suggestion as data: ``right`` in place of ``wrong`` in the problem's line (the whole
+    line when ``wrong`` is ""), and the mail is read as the player meant it. The reply shows
+    it, and the conformance suite sends it back for the same seat in the same state: every
+    suggestion the daemon makes is accepted (protocol point 6, extended to every reply)."""
+
+    right: str
+    wrong: str = ""
+    guess: bool = False  # a near miss ("Meinten Sie MAR?"), not a form to copy
+
+    def applied(self, source: str) -> str:
+        """The line with the suggestion put in: in place of ``wrong`` standing as a word of
+        its own ("BE" in "BEL, BE" is the second entry), else of its first occurrence."""
+        if not self.wrong:
+            return self.right
+        alone = re.compile(rf"(?<!\w){re.escape(self.wrong)}(?!\w)")
+        if alone.search(source):
+            return alone.sub(lambda _: self.right, source, count=1)
+        return source.replace(self.wrong, self.right, 1)
+
+
+@dataclass(frozen=True)
 class Problem:
     """One problem (error or warning) with a submission, already in the player's language."""
 
@@ -94,7 +119,8 @@ class Problem:
     source: str  # the line as the player wrote it ("" when line is None)
     kind: ProblemKind
     message: str  # what is wrong
-    hint: str = ""  # what would be right
+    hint: str = ""  # what would be right (the text of ``fix`` where there is one)
+    fix: Fix | None = None  # the suggestion as data, where the reader can make one
 
 
 class OrdersRejected(Exception):
@@ -112,6 +138,15 @@ class OrdersRejected(Exception):
 Ord = TypeVar("Ord", bound=BaseModel)
 S = TypeVar("S", bound=BaseModel)
 Opt = TypeVar("Opt", bound=BaseModel)
+
+
+@dataclass(frozen=True)
+class Shape:
+    """``Annotated`` metadata naming a config value's type for ``gm-daemon
+    config-reference`` where the Python type says too little: to pydantic a duration is a
+    ``str``, but the GM must learn to write ``"24h"``. Pydantic ignores it."""
+
+    name: str
 
 
 @dataclass

@@ -99,7 +99,7 @@ def test_rollback_resolves_the_same_again_then_leave_and_end(
     assert (h.phase("g1") == first) != again_at_once
     notices = [m for m in h.run() if "ckgesetzt" in m["Subject"] or "rolled back" in m["Subject"]]
     assert len(notices) == PROFILES[kind].players, [m["Subject"] for m in notices]
-    quoted = "Begründung des Spielleiters: Test" if lang == "de" else "The GM's reason: Test"
+    quoted = "Begründung des Spielleiters: „Test“" if lang == "de" else 'The GM\'s reason: "Test"'
     assert all(quoted in h.prose(m) for m in notices)
     assert records(h.database, "void_phases", first) == [was]
     assert "VOID: rolled back to phase" in h.cli("show", "--game", "g1", "--phase", str(first))[1]

@@ -1,7 +1,14 @@
 import pytest
 
-from gm_daemon.games.protocol import Problem, ProblemKind
-from gm_daemon.texts import LANGUAGES, PHRASES, problems_text, render, warnings_text
+from gm_daemon.games.protocol import Fix, Problem, ProblemKind
+from gm_daemon.texts import (
+    LANGUAGES,
+    PHRASES,
+    problems_text,
+    render,
+    warnings_text,
+    with_warnings,
+)
 
 
 def test_every_language_has_the_same_phrases_and_fields():
@@ -54,3 +61,51 @@ def test_a_long_hint_is_given_once_and_later_lines_point_back_to_it(lang, back):
     assert text.count(centres) == 1
     assert text.count(back) == 2  # across groups too: line 7 is in "not allowed"
     assert text.count("Nord+") == 2  # a short hint is repeated where it belongs
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_warning_carries_its_hint_on_a_line_of_its_own(lang):
+    """Issue 20: the hint ("the order stands and fails", a witch's fix) was dropped."""
+    warning = Problem(3, "A Par - Lon", ProblemKind.ILLEGAL, "A PAR cannot reach LON.", "fails")
+    text = warnings_text([warning], lang)
+    assert text.splitlines()[-2:] == [
+        f"- {PHRASES(lang, 'line')} 3: A PAR cannot reach LON.",
+        "  fails",
+    ]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_quoted_line_too_long_is_folded_alone(lang):
+    """Issue 20: a ZENTREN list of 80 columns ran quote, problem and fix into one paragraph."""
+    source = "ZENTREN: " + ", ".join(f"C{n:02}" for n in range(17))
+    problem = Problem(2, source, ProblemKind.ILLEGAL, "Die Liste nennt 17 Zentren.", "C01")
+    body = render(lang, "notice", game_id="g", name="Anna", subject="x",
+                  text=problems_text([problem], lang)).body  # fmt: skip
+    lines = body.splitlines()
+    assert max(map(len, lines)) <= 78
+    message = lines.index("  Die Liste nennt 17 Zentren.")
+    assert lines[message + 1] == f"  {PHRASES(lang, 'right')}: C01"
+    quote = lines[message - 2 : message]
+    assert quote[0].startswith(f"- {PHRASES(lang, 'line')} 2:") and quote[1].startswith("    ")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_guess_is_asked_and_a_form_is_given(lang):
+    """Issue 20: "Correct form: Did you mean SWE?" is no form; a guess stands alone."""
+    guess = Problem(1, "A Swx - Nwy", ProblemKind.SYNTAX, "unknown", "Did you mean SWE?",
+                    Fix("SWE", "Swx", guess=True))  # fmt: skip
+    form = Problem(2, "A Bel", ProblemKind.SYNTAX, "no order", fix=Fix("A Bel H"))
+    text = problems_text([guess, form], lang)
+    assert "\n  Did you mean SWE?" in text and f"{PHRASES(lang, 'right')}: Did" not in text
+    assert f"{PHRASES(lang, 'right')}: A Bel H" in text
+    assert guess.fix.applied(guess.source) == "A SWE - Nwy"
+
+
+def test_an_acceptance_with_warnings_says_so_in_its_subject():
+    for lang, words in (("de", "angenommen, mit Hinweisen"), ("en", "accepted, with warnings")):
+        note = [Problem(1, "x", ProblemKind.ILLEGAL, "note")]
+        subject = render(lang, "accepted", game_id="g", name="A", phase_label="Runde 1",
+                         orders="x", warnings=warnings_text(note, lang), deadline="-",
+                         after="", with_warnings=with_warnings(lang, note)).subject  # fmt: skip
+        assert subject.endswith(words)
+        assert with_warnings(lang, []) == ""

@@ -3,11 +3,16 @@ languages, and every kind of mistake answered with its line, what is wrong and a
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from gm_daemon.games.hexenhalma import GAME
-from gm_daemon.games.protocol import OrdersRejected, ProblemKind
+from gm_daemon.games.protocol import Line, OrdersRejected, ProblemKind
 from tests.hexenhalma.support import board_text, mail_lines, new_state, read
+
+CONFIG_BOARDS = Path(__file__).resolve().parents[2] / "config" / "boards"
 
 STATE = new_state(["anna", "bert"], [board_text("h1")])
 E1 = """Spiel: HH-1
@@ -152,3 +157,22 @@ def test_the_example_is_accepted_and_every_witch_starts(board: str, lang: str) -
     example = GAME.example(state, "anna", lang)
     accepted = GAME.read_orders(mail_lines(example), state, "anna", lang)
     assert len(accepted.orders.starting()) == 2 and accepted.warnings == []
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.parametrize("board", ["turm", "kreuz"])
+def test_every_sample_line_of_the_help_is_sendable_on_its_board(board: str, lang: str) -> None:
+    """Issue 20: the help's sample lines were fixed text starting on B7, which is no field
+    on "Kreuz", and the German example said E for east where the help says O."""
+    drawn = (CONFIG_BOARDS / f"{board}.txt").read_text(encoding="utf-8")
+    state = new_state(["anna", "bert"], [drawn])
+    text = GAME.help(state, "anna", lang)
+    word = "Hexe" if lang == "de" else "Witch"
+    samples = [ln.strip() for ln in text.splitlines() if re.match(rf"\s*{word} \d+:", ln)]
+    assert len(samples) >= 3, text  # the two format lines and the board's example
+    for sample in samples:
+        orders = GAME.read_orders([Line(1, sample)], state, "anna", lang).orders
+        assert [w.void for w in orders.witches] == [None], sample
+    walked = " ".join(s.split("|", 1)[1] for s in samples if "|" in s)
+    other = "E" if lang == "de" else "O"  # the east of the other language
+    assert not re.search(rf"\b{other}\d*\b", walked), walked

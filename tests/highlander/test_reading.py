@@ -3,6 +3,8 @@ orders on file, and replies that name the line, what is wrong and what would be 
 
 from __future__ import annotations
 
+import pytest
+
 from gm_daemon.games.highlander import GAME
 from gm_daemon.games.protocol import Header, ProblemKind
 
@@ -250,7 +252,7 @@ def test_a_misspelt_centre_gets_a_guess_and_an_unknown_one_the_list() -> None:
     """A ballot names only centres, so "Mnu" is taken for MUN; for a name close to no centre
     the reply lists all 34 centres, once (a second such line points back to the first)."""
     ballot = position({"step": "ballot"})
-    found = rejected(ballot, "P1", "ZENTREN: Lon, Xyz, Mnu\nQqq, Lodnon").problems
+    found = rejected(ballot, "P1", "ZENTREN: Par, Xyz, Mnu\nQqq, Lodnon").problems
     by_name = {p.message.split("“")[0].strip("„"): p.hint for p in found if "„" in p.message}
     assert by_name["Mnu"] == "Meinten Sie MUN?" and by_name["Lodnon"] == "Meinten Sie LON?"
     assert by_name["Xyz"] == by_name["Qqq"] and "Ank Bel Ber" in by_name["Xyz"]
@@ -258,3 +260,80 @@ def test_a_misspelt_centre_gets_a_guess_and_an_unknown_one_the_list() -> None:
     assert len(unknown) == 4 and all(p.kind is ProblemKind.SYNTAX for p in unknown)
     english = rejected(ballot, "P1", "CENTRES: Mnu", "en").problems
     assert english[0].hint == "Did you mean MUN?"
+    assert english[0].fix is not None and english[0].fix.guess
+
+
+def test_a_guess_is_never_a_centre_the_list_names_already() -> None:
+    """Issue 20: "Akn" beside Con was guessed as CON, and the list sent back named CON twice."""
+    ballot = position({"step": "ballot"})
+    [found] = rejected(ballot, "P1", "ZENTREN: Con, Akn, Lon").problems[:1]
+    assert found.fix is not None and found.fix.right == "ANK"
+    assert found.fix.applied(found.source) == "ZENTREN: Con, ANK, Lon"
+
+
+def test_two_units_in_one_centre_are_a_fault_of_the_second_line() -> None:
+    """Issue 20: "Zwei Einheiten in LON" was filed under "Mail", without a fix."""
+    state = position({"step": "setup", "A": TC1})
+    mail = "AUFSTELLUNG: A Lon, F Edi\nF Lon"
+    [problem] = rejected(state, "P1", mail).problems
+    assert problem.line == 2 and "Zwei Einheiten in LON" in problem.message
+    assert problem.fix is not None and problem.fix.right.startswith("A ")
+    assert problem.fix.right in problem.hint
+    fixed = f"AUFSTELLUNG: A Lon, F Edi\n{problem.fix.applied(problem.source)}"
+    assert read(state, "P1", fixed).orders.placement
+
+
+@pytest.mark.parametrize(("lang", "shown"), [("de", "F SPA/nk oder F SPA/sk"),
+                                             ("en", "F SPA/NC or F SPA/SC")])  # fmt: skip
+def test_a_coast_is_offered_as_the_help_teaches_it(lang: str, shown: str) -> None:
+    """Issue 20: a German reply offered "SPA/NC / SPA/SC" where the help teaches /nk, /sk;
+    and "Possible: …" under "Correct form" is no form."""
+    state = position({"step": "setup", "A": TC1})
+    [problem] = rejected(state, "P1", "AUFSTELLUNG: F Spa", lang).problems
+    assert problem.hint == shown and problem.fix is not None
+    read(state, "P1", problem.fix.applied(problem.source), lang)
+
+
+@pytest.mark.parametrize(
+    ("data", "labels"),
+    [
+        ({"step": "ballot", "ballot": 2}, ["2. Zentrenwahl", "Centre ballot 2"]),
+        ({"step": "setup", "A": TC1}, ["Aufstellung", "Unit setup"]),
+        ({"step": "movement", "year": 1902, "A": TC1}, ["1902 Bewegung", "1902 Movement"]),
+    ],
+)
+def test_every_label_in_a_subject_is_read_as_a_header(data: dict, labels: list[str]) -> None:
+    """Issue 20: "Phase: 2. Zentrenwahl", copied from the subject, was refused."""
+    state = position(data)
+    for label in labels:
+        assert GAME.phase_label(state, "de" if label in labels[:1] else "en") == label
+        assert GAME.read_header(label, state) is Header.CURRENT
+        assert GAME.read_header(f"Phase: {label}", state) is Header.CURRENT
+    if data["step"] == "ballot":
+        assert GAME.read_header("Phase: 3. Zentrenwahl", state) is Header.OTHER
+    state.grace = True
+    label = GAME.phase_label(state, "de")
+    assert "(" in label and GAME.read_header(f"Phase: {label}", state) is Header.CURRENT
+
+
+def test_a_unit_without_an_order_is_offered_its_hold() -> None:
+    state = position({"step": "movement", "year": 1902, "A": {"units": {"P1": "A BEL"}}})
+    [problem] = rejected(state, "P1", "A Bel").problems
+    assert problem.fix is not None and problem.fix.right == "A Bel H"
+    assert read(state, "P1", problem.fix.right).orders.boards == {"A": ["A BEL H"]}
+
+
+def test_each_removal_line_gets_its_own_fault() -> None:
+    """Issue 20 (with the builds in tc-hl-4): one removal due; the same unit twice is said
+    so, a unit of another player is his fault, and neither counts as a second removal."""
+    state = position({"step": "adjustments", "year": 1904, "A": {
+        "owners": {"P1": "MOS", "P2": "LON EDI"},
+        "units": {"P1": "A MOS, F NAO", "P2": "F LON, F EDI"},
+    }})  # fmt: skip
+    found = rejected(state, "P1", "Entferne F Nao\nEntferne F Nao\nEntferne F Lon").problems
+    by_line = {p.line: p.message for p in found}
+    assert sorted(by_line) == [2, 3]
+    assert "schon in einer Zeile davor" in by_line[2] and "LON" in by_line[3]
+    assert not any("Mehr Entfernungen" in m for m in by_line.values())
+    too_many = rejected(state, "P1", "Entferne F Nao\nEntferne A Mos").problems
+    assert [(p.line, "Mehr Entfernungen" in p.message) for p in too_many] == [(2, True)]

@@ -53,6 +53,8 @@ def _check_mail(state: State, step: dict[str, Any], where: str) -> None:
         text = " ".join(f"{p.message} {p.hint}" for p in exc.problems)
         for part in expect.get("says", []):
             assert part in text, f"{where}: {part!r} not in {text!r}"
+        for part in expect.get("not_says", []):  # each line its own fault, not another's
+            assert part not in text, f"{where}: {part!r} in {text!r}"
         return
     assert "rejected" not in expect, f"{where}: accepted: {accepted.orders}"
     assert len(accepted.warnings) == expect.get("warnings", 0), f"{where}: {accepted.warnings}"

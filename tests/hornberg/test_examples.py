@@ -11,7 +11,7 @@ import pytest
 from gm_daemon.games.hornberg import GAME
 from gm_daemon.games.hornberg.model import State
 from gm_daemon.games.hornberg.options import Options
-from gm_daemon.games.protocol import Header, Line
+from gm_daemon.games.protocol import Header, Line, OrdersRejected
 
 from .randomplay import seats
 
@@ -75,3 +75,43 @@ def test_a_skipped_turn_reads_well_in_the_nmr_list() -> None:
 def test_the_turn_header(line: str, expected: Header | None) -> None:
     state = GAME.start(Options(variant="kq"), seats(3), random.Random(1))
     assert GAME.read_header(line, state) == expected
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_welcome_plan_of_a_waiting_player_works_when_his_turn_comes(lang: str) -> None:
+    """Issue 20: at an empty table a waiting player can name no card on it, so his welcome
+    offers a bare cannon ("PLAN: Kanone ge3"); sent back once the table had cards, it was
+    refused. It now plays his cannon on the first free cell, kept on file or sent on turn."""
+    state = GAME.start(Options(variant="kq"), seats(3), random.Random(7))
+    mover = state.to_move
+    assert mover is not None and not state.table.cells
+    waiting = state.left_of(mover)
+    plan = GAME.example(state, waiting, lang)
+    assert plan.startswith("PLAN:") and len(plan.split()) == 3, plan
+    first = GAME.read_orders([Line(1, GAME.example(state, mover, lang))], state, mover, lang)
+    after = GAME.resolve(state, {mover: first.orders}, random.Random(1), frozenset()).state
+    assert after.to_move == waiting and after.table.cells
+    sent_on_turn = GAME.read_orders([Line(1, plan)], after, waiting, lang).orders
+    resolved = GAME.resolve(after, {waiting: sent_on_turn}, random.Random(1), frozenset())
+    assert resolved.events[0]["event"] == "play" and resolved.events[0]["seat"] == waiting
+    kept = GAME.read_orders([Line(1, plan)], state, waiting, lang).orders
+    chained = GAME.resolve(state, {mover: first.orders, waiting: kept}, random.Random(1),
+                           frozenset())  # fmt: skip
+    assert [e["seat"] for e in chained.events if e["event"] == "play"] == [mover, waiting]
+
+
+@pytest.mark.parametrize(("lang", "at"), [("de", "auf"), ("en", "at")])
+def test_a_missing_cell_is_answered_with_the_cells_there_are(lang: str, at: str) -> None:
+    """Issue 20: "cannon bl1 at B4" on an empty table got "e.g. 'cannon bl5 at B4'", the
+    refused form once more; the reply now lists the plays there are, and its fix is one."""
+    state = GAME.start(Options(variant="kq"), seats(3), random.Random(7))
+    mover = state.to_move
+    assert mover is not None
+    card = GAME.example(state, mover, lang).split()[-1]
+    line = f"{'Kanone' if lang == 'de' else 'cannon'} {card} {at} B4"
+    with pytest.raises(OrdersRejected) as refused:
+        GAME.read_orders([Line(1, line)], state, mover, lang)
+    [problem] = refused.value.problems
+    assert "B4" not in problem.hint and problem.fix is not None
+    assert problem.fix.right in problem.hint
+    GAME.read_orders([Line(1, problem.fix.applied(line))], state, mover, lang)

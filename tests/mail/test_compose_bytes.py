@@ -231,3 +231,28 @@ def _mixed_written(kwargs: dict[str, Any]) -> bytes | None:
         kwargs["body"], kwargs["message_id"], kwargs["date"], kwargs.get("game_id"),
         kwargs.get("in_reply_to"), kwargs.get("references", ()), kwargs["attachments"],
     )  # fmt: skip
+
+
+_read_back_subjects = st.lists(
+    st.text("abcXYZ019[]:.!-'/&()äöüßÄÖÜ–„“é…", min_size=1, max_size=16), min_size=1, max_size=14
+).map(" ".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(subject=_read_back_subjects, with_attachment=st.booleans())
+def test_the_subject_reads_back_as_written(subject: str, with_attachment: bool) -> None:
+    """The email package's own folding of Python 3.11 dropped the space between two encoded
+    words: "Stammtisch Häberle" arrived as "StammtischHäberle" in a long result subject."""
+    files = [Attachment("hb1-1.json", "application/json", b"{}")] if with_attachment else []
+    kwargs = {**BASE, "subject": subject, "attachments": files}
+    for data in (compose_bytes(**kwargs), bytes(compose(**kwargs))):
+        assert str(_parsed(data)["Subject"]) == subject
+
+
+def test_a_long_hornberg_result_subject_keeps_its_spaces() -> None:
+    subject = (
+        "[hb1] Hornberg Drunter & Drüber – Stammtisch Häberle: Zug 1 (Jörg Häberle) – Ergebnisse"
+    )
+    files = [Attachment("hb1-1.json", "application/json", b"{}")]
+    data = compose_bytes(**{**BASE, "subject": subject, "attachments": files})
+    assert str(_parsed(data)["Subject"]) == subject

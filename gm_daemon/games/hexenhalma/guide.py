@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from gm_daemon.games.hexenhalma.board import FIELD, GOAL, START, Board
 from gm_daemon.games.hexenhalma.model import Orders, StepOrder, WitchOrder
-from gm_daemon.games.hexenhalma.texts import announcement, compact
+from gm_daemon.games.hexenhalma.texts import absolute, announcement, compact
 from gm_daemon.games.hexenhalma.words import say
 from gm_daemon.games.kit import layout
 from gm_daemon.games.protocol import Lang
@@ -56,8 +56,25 @@ def example_text(board: Board | None, lang: Lang) -> str:
     return compact(example_orders(board), lang) if board is not None else ""
 
 
+def format_lines(board: Board | None, lang: Lang) -> dict[str, str]:
+    """The two sample lines of the help, taken from this board's example so that they start
+    on one of its start fields and walk on its fields (on "Kreuz", B7 is no field); the
+    catalogue's own lines stand while the board is not drawn yet."""
+    witches = example_orders(board).witches if board is not None else []
+    if not witches:
+        return {"relative": say(lang, "format_relative"), "absolute": say(lang, "format_absolute")}
+    walking = [w for w in witches if all(s.walk for s in w.steps)]
+    chosen = walking[1] if len(walking) > 1 else walking[0] if walking else witches[0]
+    assert board is not None
+    return {
+        "relative": compact(Orders(witches=[witches[0]]), lang),
+        "absolute": absolute(board, chosen, lang),
+    }
+
+
 def help_text(board: Board | None, round_no: int, lang: Lang) -> str:
-    parts = [say(lang, "help_title"), "", say(lang, "help_format"), "", say(lang, "help_rules")]
+    form = say(lang, "help_format", **format_lines(board, lang))
+    parts = [say(lang, "help_title"), "", form, "", say(lang, "help_rules")]
     if board is None:
         parts += ["", say(lang, "waiting_note", n=round_no)]
     else:

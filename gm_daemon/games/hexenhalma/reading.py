@@ -18,6 +18,7 @@ from lark.exceptions import UnexpectedToken, VisitError
 
 from gm_daemon.games.hexenhalma.board import Board
 from gm_daemon.games.hexenhalma.check import check_orders, ends_in_goal
+from gm_daemon.games.hexenhalma.guide import format_lines
 from gm_daemon.games.hexenhalma.model import Orders, StepOrder, WitchOrder
 from gm_daemon.games.hexenhalma.words import say
 from gm_daemon.games.protocol import Accepted, Lang, Line, OrdersRejected, Problem, ProblemKind
@@ -138,7 +139,7 @@ def read_orders(lines: Sequence[Line], board: Board, lang: Lang) -> Accepted[Ord
         try:
             number, start, steps = parse_line(line.text)
         except (UnexpectedInput, NotAPath) as exc:
-            problems.append(_unreadable(line, exc, lang))
+            problems.append(_unreadable(line, exc, board, lang))
             continue
         problem = _numbering(line, number, witches, board, lang)
         if problem:
@@ -148,7 +149,7 @@ def read_orders(lines: Sequence[Line], board: Board, lang: Lang) -> Accepted[Ord
     if not witches and not problems:
         problems.append(
             Problem(
-                None, "", ProblemKind.SYNTAX, say(lang, "read_empty"), say(lang, "read_format_hint")
+                None, "", ProblemKind.SYNTAX, say(lang, "read_empty"), _format_hint(board, lang)
             )
         )
     if problems:  # the witches that could be read are checked too: every problem at once
@@ -168,7 +169,12 @@ def _void_witches(
     return [p for p in warnings(board, orders, lines, lang) if p.line in void]
 
 
-def _unreadable(line: Line, exc: Exception, lang: Lang) -> Problem:
+def _format_hint(board: Board, lang: Lang) -> str:
+    """The forms, shown with lines of this board's example (on "Kreuz", B7 is no field)."""
+    return say(lang, "read_format_hint", **format_lines(board, lang))
+
+
+def _unreadable(line: Line, exc: Exception, board: Board, lang: Lang) -> Problem:
     if isinstance(exc, NotAPath):
         message = say(lang, exc.key, **exc.values)
         return Problem(
@@ -183,7 +189,7 @@ def _unreadable(line: Line, exc: Exception, lang: Lang) -> Problem:
     rest = line.text[column - 1 :].strip() if column > 0 and not ended else ""
     where = say(lang, "read_at", column=column, rest=rest[:20]) if rest else say(lang, "read_end")
     message = say(lang, "read_unreadable", where=where)
-    return Problem(line.no, line.text, ProblemKind.SYNTAX, message, say(lang, "read_format_hint"))
+    return Problem(line.no, line.text, ProblemKind.SYNTAX, message, _format_hint(board, lang))
 
 
 def _numbering(

@@ -93,9 +93,31 @@ def _compact_witch(witch: WitchOrder, lang: Lang) -> str:
         nxt = witch.steps[i + 1] if i + 1 < len(witch.steps) else None
         if nxt is not None and nxt.walk == step.walk and not step.spell:
             continue
-        parts.append(f"{step.walk}{run if run > 1 else ''}" + _spell_suffix(step.spell, step.bann))
+        walk = direction_word(step.walk or "", lang)
+        parts.append(f"{walk}{run if run > 1 else ''}" + _spell_suffix(step.spell, step.bann))
         run = 0
     return f"{WITCH_WORD.get(lang, 'Witch')} {witch.number}: {witch.start} | {', '.join(parts)}"
+
+
+# The directions as the help of each language names them ("Richtungen N, O, S, W").
+_DIRECTION_WORD = {"de": {"E": "O"}}
+
+
+def direction_word(walk: str, lang: Lang) -> str:
+    return _DIRECTION_WORD.get(lang, {}).get(walk, walk)
+
+
+def absolute(board: Board, witch: WitchOrder, lang: Lang) -> str:
+    """A walking witch in the absolute form ("Hexe 2: D7-D6[I]-D5"), field by field."""
+    cell = board.find(witch.start)
+    assert cell is not None, witch.start
+    fields = [witch.start]
+    for step in witch.steps:
+        dx, dy = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}[step.walk or "N"]
+        cell += dx + dy * board.stride
+        spell = f"[{step.spell}]" if step.spell and step.spell != "B" else ""
+        fields.append(board.field_name(cell) + spell)
+    return f"{WITCH_WORD.get(lang, 'Witch')} {witch.number}: {'-'.join(fields)}"
 
 
 def _spell_suffix(spell: str | None, bann: str | None) -> str:

@@ -36,17 +36,29 @@ from gm_daemon.games.highlander.labels import header_label
 from gm_daemon.games.highlander.model import BoardState, Orders, State
 from gm_daemon.games.highlander.setup import Fault
 from gm_daemon.games.highlander.wording import PHRASES, say
-from gm_daemon.games.protocol import Accepted, Header, Line, OrdersRejected, Problem, ProblemKind
+from gm_daemon.games.protocol import (
+    Accepted,
+    Fix,
+    Header,
+    Line,
+    OrdersRejected,
+    Problem,
+    ProblemKind,
+)
 from gm_daemon.games.text import fold
 
 _HEADER = re.compile(r"^\s*phase\s*[:=]?\s*(?P<value>.*?)\s*$", re.IGNORECASE)
 _YEAR_STEP = re.compile(r"^(?P<year>\d{4})\s*[.,]?\s*(?P<step>[a-zäöüß ]+?)\.?$", re.IGNORECASE)
+# "2. Zentrenwahl", "Centre ballot 2": the label of a later ballot round (HL-5)
+_ROUND_STEP = re.compile(r"^(?:(?P<before>[1-9])\.\s*)?(?P<step>[a-z ]+?)(?:\s+(?P<after>[1-9]))?$")
+_GRACE = re.compile(r"\s*\((?:nachfrist|grace period|grace)\)\s*$")
 _STEP_WORDS = {
     "ballot": ("zentrenwahl", "wahl", "ballot", "centre ballot", "center ballot", "centres"),
     "setup": ("aufstellung", "setup", "set up", "unit setup", "placement"),
     "movement": ("bewegung", "movement", "moves", "zuege"),
     "retreats": ("rueckzuege", "rueckzug", "retreats", "retreat"),
     "adjustments": ("anpassung", "anpassungen", "aufbau", "adjustments", "adjustment", "builds"),
+    "over": ("spielende", "game over"),
 }
 _SECTION = re.compile(r"^\s*(?:brett|board)\s+(?P<name>[ab])\s*:?\s*$", re.IGNORECASE)
 _LIST = re.compile(
@@ -59,21 +71,35 @@ _DRAW = {"remis": True, "draw": True, "kein remis": False, "no draw": False}
 # --- the phase header --------------------------------------------------------------------
 
 
-def header_step(text: str) -> tuple[str, int | None] | None:
-    """``Phase: 1902 Bewegung`` -> ("movement", 1902); ``Phase: Zentrenwahl`` -> ("ballot",
-    None); None when the line is no phase header or names no step."""
+@dataclass(frozen=True)
+class _Named:
+    """What a phase header names: the step, and the year or ballot round where it says."""
+
+    step: str
+    year: int | None = None
+    round: int | None = None
+
+
+def header_step(text: str) -> _Named | None:
+    """``Phase: 1902 Bewegung`` -> movement of 1902; ``Phase: 2. Zentrenwahl`` -> ballot
+    round 2; None when the line is no phase header or names no step. Every label the daemon
+    writes into a subject is read, with ``Phase:`` or without: a player copies it as shown
+    ("1902 Bewegung", "Aufstellung (Nachfrist)")."""
     match = _HEADER.match(text)
-    if match is None:
-        return None
-    value = fold(match["value"])
+    value = fold(match["value"] if match else text).strip()
+    value = _GRACE.sub("", value).strip(" .")
     year = None
     dated = _YEAR_STEP.match(value)
     if dated:
-        year, value = int(dated["year"]), dated["step"]
-    value = value.strip(" .")
+        year, value = int(dated["year"]), dated["step"].strip(" .")
+    numbered = _ROUND_STEP.match(value) if year is None else None
+    round_no = None
+    if numbered and (numbered["before"] or numbered["after"]):
+        round_no = int(numbered["before"] or numbered["after"])
+        value = numbered["step"].strip()
     for step, words in _STEP_WORDS.items():
-        if value in words:
-            return step, year
+        if value in words and (round_no is None or step == "ballot"):
+            return _Named(step, year, round_no)
     return None
 
 
@@ -81,8 +107,12 @@ def read_header(text: str, state: State) -> Header | None:
     found = header_step(text)
     if found is None:
         return None
-    step, year = found
-    current = step == state.step and (step in ("ballot", "setup") or year == state.year)
+    if found.step in ("ballot", "setup", "over"):
+        current = found.step == state.step
+    else:
+        current = found.step == state.step and found.year == state.year
+    if found.round is not None and found.round != state.ballot:
+        current = False
     return Header.CURRENT if current else Header.OTHER
 
 
@@ -104,14 +134,25 @@ class _Mail:
         return PHRASES(self.lang, key, **values)
 
     def fault(self, line: Line | None, fault: Fault, kind: ProblemKind = ProblemKind.ILLEGAL):
-        hint = self.say(fault.hint, **fault.hint_values) if fault.hint else ""
+        shown = {k: coasts_shown(v, self.lang) for k, v in fault.hint_values.items()}
+        hint = self.say(fault.hint, **shown) if fault.hint else ""
         values = dict(fault.values)
         if "powers" in values:  # the seven great powers, named in the player's language
             values["powers"] = ", ".join(self.say(f"power_{p.lower()}") for p in values["powers"])
-        self.add(line, kind, self.say(fault.key, **values), hint)
+        fix = fault.fix
+        if fix is not None:
+            fix = replace(fix, right=coasts_shown(fix.right, self.lang))
+        self.add(line, kind, self.say(fault.key, **values), hint, fix)
 
-    def add(self, line: Line | None, kind: ProblemKind, message: str, hint: str = "") -> None:
-        self.problems.append(_problem(line, kind, message, hint))
+    def add(
+        self,
+        line: Line | None,
+        kind: ProblemKind,
+        message: str,
+        hint: str = "",
+        fix: Fix | None = None,
+    ) -> None:
+        self.problems.append(_problem(line, kind, message, hint, fix))
 
     def warn(self, line: Line, message: str, hint: str = "") -> None:
         self.warnings.append(_problem(line, ProblemKind.ILLEGAL, message, hint))
@@ -120,8 +161,20 @@ class _Mail:
         return say(text, self.lang, dict(zip(self.state.seats, self.state.names, strict=True)))
 
 
-def _problem(line: Line | None, kind: ProblemKind, message: str, hint: str) -> Problem:
-    return Problem(line.no if line else None, line.text if line else "", kind, message, hint)
+def _problem(
+    line: Line | None, kind: ProblemKind, message: str, hint: str, fix: Fix | None = None
+) -> Problem:
+    return Problem(line.no if line else None, line.text if line else "", kind, message, hint, fix)
+
+
+_GERMAN_COASTS = {"NC": "nk", "SC": "sk", "EC": "ok"}
+
+
+def coasts_shown(value: object, lang: str) -> object:
+    """ "F SPA/NC" as the help of the player's language teaches it: "F SPA/nk" in German."""
+    if not isinstance(value, str) or lang != "de":
+        return value
+    return re.sub(r"/(NC|SC|EC)\b", lambda m: "/" + _GERMAN_COASTS[m[1]], value)
 
 
 def read_orders(
@@ -190,8 +243,10 @@ def _items(mail: _Mail, body: Sequence[Line]) -> list[tuple[Line, str]]:
 
 def _ballot(mail: _Mail, body: Sequence[Line]) -> Orders:
     centres, unread = [], 0
-    for line, entry in _items(mail, body):
-        found = setup.centre_of(entry)
+    items = _items(mail, body)
+    named = [c for _, entry in items if isinstance(c := setup.centre_of(entry), str)]
+    for line, entry in items:
+        found = setup.centre_of(entry, taken=named)
         if isinstance(found, setup.Fault):
             mail.fault(line, found, ProblemKind.SYNTAX)
             unread += 1
@@ -208,16 +263,22 @@ def _setup(mail: _Mail, body: Sequence[Line]) -> Orders:
     if not own:
         mail.add(None, ProblemKind.ILLEGAL, mail.say("no_centres_to_place"))
         return Orders()
-    tokens = []
-    for line, entry in _items(mail, body):
-        found = setup.check_entry(entry, own)
+    placed: list[tuple[Line, str, str]] = []  # line, entry as written, unit
+    items = _items(mail, body)
+    taken = [
+        boards.province(t) for _, e in items if isinstance(t := setup.check_entry(e, own), str)
+    ]
+    for line, entry in items:
+        found = setup.check_entry(entry, own, taken)
         if isinstance(found, setup.Fault):
             kind = ProblemKind.SYNTAX if found.key in ("unit_form", "unknown_centre") else None
             mail.fault(line, found, kind or ProblemKind.ILLEGAL)
         else:
-            tokens.append(found)
-    for fault in setup.check_placement(tokens):
-        mail.fault(None, fault)
+            placed.append((line, entry, found))
+    tokens = [token for _, _, token in placed]
+    for (line, entry, _), fault in zip(placed, setup.check_placement(tokens, own), strict=True):
+        if fault is not None and fault.fix is not None:  # the entry at fault, as written
+            mail.fault(line, replace(fault, fix=replace(fault.fix, wrong=entry)))
     missing = [c for c in own if c not in {boards.province(t) for t in tokens}]
     if body and missing and not mail.problems:
         message = mail.say("placement_missing", centres=", ".join(missing))
@@ -256,7 +317,7 @@ def _year(mail: _Mail, body: Sequence[Line]) -> Orders:
         texts = []
         context = _Context(board, mail.seat)
         for line in lines:
-            order = _read(mail, line)
+            order = _read(mail, line, context)
             if order is not None:
                 text = check(mail, context, line, order)
                 if text is not None:
@@ -265,13 +326,61 @@ def _year(mail: _Mail, body: Sequence[Line]) -> Orders:
     return orders
 
 
-def _read(mail: _Mail, line: Line) -> Order | None:
+def _read(mail: _Mail, line: Line, ctx: _Context) -> Order | None:
     try:
         return read_order(line.text, boards.board())
     except OrderError as exc:
         hint = exc.hint or (mail.say("province_hint") if "province" in exc.message else "")
-        mail.add(line, exc.kind, mail.engine(exc.message), mail.engine(hint))
+        fix = None
+        message = mail.engine(exc.message)
+        if exc.guess is not None:
+            hint, fix = _guess(mail, ctx, line, exc.guess[0])
+        elif _bare_unit(mail, ctx, line):  # "A Bel": the unit without an order
+            fix = Fix(f"{line.text.strip()} {mail.say('hold_word')}")
+            message, hint = mail.say("bare_unit"), mail.say("bare_unit_hint", order=fix.right)
+        mail.add(line, exc.kind, message, mail.engine(hint), fix)
         return None
+
+
+def _bare_unit(mail: _Mail, ctx: _Context, line: Line) -> bool:
+    """A line naming one of the player's units and nothing else, in a movement phase."""
+    unit = _UNIT_PLACE.match(line.text)
+    if mail.state.step != "movement" or unit is None or unit.end() != len(line.text.rstrip()):
+        return False
+    place = boards.board().lookup(unit["place"])
+    own = _own_places(mail, ctx)
+    return place is not None and boards.board().names[place] in own
+
+
+_UNIT_PLACE = re.compile(r"^\s*(?:a|f|army|fleet|armee|flotte)\.?\s+(?P<place>[^\s/(]+)", re.I)
+
+
+def _guess(mail: _Mail, ctx: _Context, line: Line, written: str) -> tuple[str, Fix | None]:
+    """The province a misspelt name may mean: where it names the unit, one of the places
+    this step lets the player name (his units, his dislodged units, his free centres),
+    so that the line with the guess put in is one the reader accepts."""
+    b = boards.board()
+    unit = _UNIT_PLACE.match(line.text)
+    own = _own_places(mail, ctx)
+    if unit is None or unit["place"] != written or not own:
+        pid = b.closest(written)
+    else:
+        pid = b.closest(written, among=frozenset(b.loc(p) for p in own), cutoff=0.5)
+    if pid is None:
+        return mail.say("province_hint"), None
+    name = b.names[pid]
+    guess = f"did you mean {name} ({b.full_names[pid]})?"
+    return guess, Fix(name, written, guess=True)
+
+
+def _own_places(mail: _Mail, ctx: _Context) -> list[str]:
+    """The places a line of this step may name as its unit's (or its build's)."""
+    step = mail.state.step
+    if step == "retreats":
+        return [boards.province(d.unit) for d in ctx.board.dislodged if d.seat == ctx.seat]
+    if step == "adjustments" and ctx.balance > 0:
+        return [c for c in boards.free_sites(ctx.board, ctx.seat) if c not in ctx.sites]
+    return [boards.province(u) for u in ctx.board.units.get(ctx.seat, [])]
 
 
 @dataclass
@@ -283,6 +392,7 @@ class _Context:
     builds: int = 0
     removals: int = 0
     sites: set[str] = field(default_factory=set)  # centres already built in by this mail
+    removed: set[str] = field(default_factory=set)  # removals already ordered by this mail
 
     def __post_init__(self) -> None:
         self.units = boards.units_of(self.board)
@@ -370,15 +480,24 @@ def _adjust(mail: _Mail, ctx: _Context, line: Line, order: Order) -> str | None:
 
 
 def _build(mail: _Mail, ctx: _Context, line: Line, order: Order) -> str | None:
+    """A build is checked before it is counted: an illegal one uses none of the allowance,
+    so each line gets its own fault and not "more builds than allowed"."""
     if not isinstance(order, Build | Waive):
         mail.add(line, ProblemKind.ILLEGAL, mail.say("builds_only", count=ctx.balance))
+        return None
+    text = "WAIVE" if isinstance(order, Waive) else _build_text(mail, ctx, line, order)
+    if text is None:
         return None
     ctx.builds += 1
     if ctx.builds > ctx.balance:
         mail.add(line, ProblemKind.ILLEGAL, mail.say("too_many_builds", count=ctx.balance))
         return None
-    if isinstance(order, Waive):
-        return "WAIVE"
+    if isinstance(order, Build):
+        ctx.sites.add(boards.board().names[order.place.province])
+    return text
+
+
+def _build_text(mail: _Mail, ctx: _Context, line: Line, order: Build) -> str | None:
     b = boards.board()
     centre = b.names[order.place.province]
     free = boards.free_sites(ctx.board, ctx.seat)
@@ -396,7 +515,6 @@ def _build(mail: _Mail, ctx: _Context, line: Line, order: Order) -> str | None:
         mail.add(line, ProblemKind.ILLEGAL, mail.say("site_occupied", centre=centre),
                  mail.say("build_sites", sites=left))  # fmt: skip
         return None
-    ctx.sites.add(centre)
     return f"BUILD {boards.unit_token(unit)}"
 
 
@@ -406,11 +524,16 @@ def _remove(mail: _Mail, ctx: _Context, line: Line, order: Order) -> str | None:
         return None
     if not _own(mail, ctx, line, order.unit):
         return None
+    text = order_text(boards.board(), Remove(_with_kinds(ctx, Hold(order.unit)).unit))
+    if text in ctx.removed:  # the same unit twice: its own fault, not one of too many
+        mail.add(line, ProblemKind.ILLEGAL, mail.say("removed_twice", order=text))
+        return None
     ctx.removals += 1
     if ctx.removals > -ctx.balance:
         mail.add(line, ProblemKind.ILLEGAL, mail.say("too_many_removals", count=-ctx.balance))
         return None
-    return order_text(boards.board(), Remove(_with_kinds(ctx, Hold(order.unit)).unit))
+    ctx.removed.add(text)
+    return text
 
 
 _CHECKS = {"movement": _movement, "retreats": _retreat, "adjustments": _adjust}

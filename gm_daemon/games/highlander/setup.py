@@ -8,12 +8,13 @@ speaks German or English in the reply; ``reading.py`` turns them into protocol P
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 from gm_daemon.games.highlander import boards
 from gm_daemon.games.highlander.diplomacy.board import ARMY, FLEET, LAND, name_key
 from gm_daemon.games.highlander.model import BALLOT_SIZES, BoardState, State
+from gm_daemon.games.protocol import Fix
 
 # Only the 34 centres can be meant in a list, so a looser match than for orders is safe: it
 # still takes "Mnu" for Mun and "Lodnon" for Lon, and gives the whole list for "Xyz".
@@ -40,21 +41,33 @@ class Fault:
     values: Mapping[str, object] = field(default_factory=dict)
     hint: str = ""
     hint_values: Mapping[str, object] = field(default_factory=dict)
+    fix: Fix | None = None  # the suggestion as data (``hint`` says it in words)
 
 
 # --- the centre ballot ---------------------------------------------------------------------
 
 
-def centre_of(written: str) -> str | Fault:
-    """The centre a written name means (``Mün``, ``München``, ``MUN``), or why not."""
+def centre_of(
+    written: str, taken: Collection[str] = (), choices: Collection[str] | None = None
+) -> str | Fault:
+    """The centre a written name means (``Mün``, ``München``, ``MUN``), or why not. A guess
+    for a misspelt name is one of ``choices`` (the player's own starting centres in a
+    placement) and none of those ``taken`` (named elsewhere in the same list): the list with
+    the guess put in must be one the reader accepts."""
     b = boards.board()
     province = b.lookup(written)
     if province is None:
-        guess = b.closest(written, among=b.supply_centers, cutoff=CENTRE_CUTOFF)
+        among = frozenset(
+            p
+            for p in b.supply_centers
+            if b.names[p] not in taken and (choices is None or b.names[p] in choices)
+        )
+        guess = b.closest(written, among=among, cutoff=CENTRE_CUTOFF)
         if guess is None:
             return Fault("unknown_centre", {"name": written.strip()}, "centre_list_hint")
+        place = b.names[guess]
         return Fault("unknown_centre", {"name": written.strip()}, "centre_guess_hint",
-                     {"place": b.names[guess]})  # fmt: skip
+                     {"place": place}, Fix(place, written.strip(), guess=True))  # fmt: skip
     if province not in b.supply_centers:
         return Fault("not_a_centre", {"name": b.names[province]}, "centre_list_hint")
     return b.names[province]
@@ -121,13 +134,15 @@ def next_ballot(state: State, lists: Mapping[str, Sequence[str]]) -> bool:
 # --- the unit placement ------------------------------------------------------------------
 
 
-def parse_entry(text: str) -> tuple[str, str, str | None] | Fault:
+def parse_entry(
+    text: str, taken: Collection[str] = (), choices: Collection[str] | None = None
+) -> tuple[str, str, str | None] | Fault:
     """``"F StP/sk"`` -> ("F", "STP", "SC"); the written form only, not its legality."""
     match = _UNIT.match(text)
     if match is None:
         return Fault("unit_form", {"entry": text.strip()}, "unit_form_hint")
     kind = FLEET if match["kind"][0].lower() == "f" else ARMY
-    centre = centre_of(match["place"])
+    centre = centre_of(match["place"], taken, choices)
     if isinstance(centre, Fault):
         return centre
     coast = None
@@ -138,16 +153,22 @@ def parse_entry(text: str) -> tuple[str, str, str | None] | Fault:
     return kind, centre, coast
 
 
-def check_entry(text: str, own: Sequence[str]) -> str | Fault:
-    """One placement entry against the seat's starting centres: the unit token or why not."""
-    parsed = parse_entry(text)
+def check_entry(text: str, own: Sequence[str], taken: Collection[str] = ()) -> str | Fault:
+    """One placement entry against the seat's starting centres: the unit token or why not;
+    a misspelt centre is guessed among those of ``own`` no other entry ``taken``."""
+    parsed = parse_entry(text, taken, own)
+    if isinstance(parsed, Fault) and parsed.key == "unit_form" and own:
+        return replace(parsed, hint="unit_form_own", hint_values={"unit": f"A {own[0]}"})
     if isinstance(parsed, Fault):
         return parsed
     kind, centre, coast = parsed
     if centre not in own:
         return Fault("not_your_centre", {"centre": centre}, "your_centres",
                      {"centres": ", ".join(own)})  # fmt: skip
-    return unit_at(kind, centre, coast)
+    found = unit_at(kind, centre, coast)
+    if isinstance(found, Fault) and found.fix is not None:  # the entry as written is replaced
+        return replace(found, fix=replace(found.fix, wrong=text.strip()))
+    return found
 
 
 def unit_at(kind: str, centre: str, coast: str | None) -> str | Fault:
@@ -157,25 +178,35 @@ def unit_at(kind: str, centre: str, coast: str | None) -> str | Fault:
     if kind == ARMY:
         return f"A {centre}"
     if b.terrain[province] == LAND:
-        return Fault("army_only", {"centre": centre}, "army_only_hint", {"centre": centre})
+        return Fault("army_only", {"centre": centre}, "army_only_hint", {"centre": centre},
+                     Fix(f"A {centre}"))  # fmt: skip
     if b.coasts[province]:
         loc = b.coast_of(province, coast) if coast else None
         if loc is None:
-            choices = " / ".join(b.names[c] for c in b.coasts[province])
-            return Fault("coast_needed", {"centre": centre}, "coast_choices", {"choices": choices})
+            first, second = (f"F {b.names[c]}" for c in b.coasts[province])
+            return Fault("coast_needed", {"centre": centre}, "coast_choices",
+                         {"first": first, "second": second}, Fix(first))  # fmt: skip
         return f"F {b.names[loc]}"
     return f"F {centre}"
 
 
-def check_placement(tokens: Sequence[str]) -> list[Fault]:
-    """Two units in one centre (TC-HL-3)."""
+def check_placement(tokens: Sequence[str], own: Sequence[str]) -> list[Fault | None]:
+    """Two units in one centre (TC-HL-3), per entry (None where it is fine): the second
+    unit is at fault, with a starting centre still free in its place (or left out, when
+    none is)."""
     seen: dict[str, str] = {}
-    faults = []
+    faults: list[Fault | None] = []
+    free = [c for c in own if c not in {boards.province(t) for t in tokens}]
     for token in tokens:
         centre = boards.province(token)
+        fault = None
         if centre in seen:
-            faults.append(Fault("two_units", {"centre": centre, "first": seen[centre]}))
+            right = f"A {free.pop(0)}" if free else ""
+            hint = ("two_units_hint", {"unit": right}) if right else ("two_units_drop", {})
+            fault = Fault("two_units", {"centre": centre, "first": seen[centre]}, *hint,
+                          Fix(right, token))  # fmt: skip
         seen.setdefault(centre, token)
+        faults.append(fault)
     return faults
 
 

@@ -109,6 +109,9 @@ def _one(text: str, lang: str, names: Mapping[str, str]) -> str:
                 values["seat"] = names.get(values["seat"], values["seat"])
             if key == "h_did_you_mean" and lang == "de":
                 values["name"] = german_names().get(values["place"], values["name"])
+            if "column" in values:  # the part not read, not the whole line once more
+                rest = values["text"][int(values["column"]) - 1 :].strip()
+                values["rest"] = rest or values["text"].split()[-1]
             if "choices" in values and lang == "de":
                 values["choices"] = values["choices"].replace(" or ", " oder ")
             return PHRASES(lang, key, **values)

@@ -88,6 +88,19 @@ def lasting(state: State, move: Move) -> Move:
     return Move(card=move.card, toward=near[0], anchor=near[1])  # type: ignore[arg-type]
 
 
+def placements(state: State, move: Move) -> list[Move]:
+    """The plays a plan's candidate may stand for now. A bare Kreuz & Quer cannon ("Kanone
+    ge1") is the one form a player not on turn can write before any card lies: once the
+    table has cards, it goes to the first free cell in reading order (its own cell stays
+    as written otherwise)."""
+    bare = move.cell is None and move.anchor is None and move.row is None
+    if state.variant != "kq" or cards.kind(move.card) != "cannon" or not bare:
+        return [move]
+    if not state.table.cells:
+        return [move]
+    return [Move(card=move.card, cell=xy) for xy in kq.legal_cells(state.table)]
+
+
 def hand_on(state: State, events: list[Event], rng: random.Random) -> None:
     """After a play: end the round or find the next seat that is to move."""
     if rules.round_over(state):

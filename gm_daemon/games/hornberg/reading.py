@@ -9,18 +9,21 @@ An illegal play is rejected with the reason and everything the player could play
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from lark import Lark
 from lark.exceptions import UnexpectedEOF, UnexpectedInput
 
 from gm_daemon.games.hornberg import cards, rules
-from gm_daemon.games.hornberg.describe import legal_text, line_word
+from gm_daemon.games.hornberg.describe import legal_text, line_word, move_text
 from gm_daemon.games.hornberg.interpret import to_move
 from gm_daemon.games.hornberg.model import State
+from gm_daemon.games.hornberg.nmr import autoplay
 from gm_daemon.games.hornberg.play import Move, Orders, Refusal
+from gm_daemon.games.hornberg.resolve import first_legal
 from gm_daemon.games.hornberg.texts import say
 from gm_daemon.games.hornberg.written import Ignored, Item, PlanHead, ToWritten, Written
-from gm_daemon.games.protocol import Accepted, Line, OrdersRejected, Problem, ProblemKind
+from gm_daemon.games.protocol import Accepted, Fix, Line, OrdersRejected, Problem, ProblemKind
 from gm_daemon.games.text import fold
 from gm_daemon.grammar import parser
 
@@ -109,7 +112,11 @@ class Reader:
         return self.seat == self.state.to_move
 
     def forms_hint(self) -> str:
-        return say(self.lang, "hint_forms_dd" if self.state.variant == "dd" else "hint_forms_kq")
+        """The forms of the variant; on turn also the play he could send as it stands (the
+        forms show sample cards, not his)."""
+        forms = say(self.lang, "hint_forms_dd" if self.state.variant == "dd" else "hint_forms_kq")
+        fix = self.play_fix()
+        return say(self.lang, "hint_play_forms", play=fix.right, forms=forms) if fix else forms
 
     def legal_hint(self) -> str:
         if not self.on_turn:
@@ -118,7 +125,14 @@ class Reader:
         return say(self.lang, "hint_legal", summary=summary)
 
     def problem(
-        self, line: Line | None, kind: ProblemKind, key: str, hint: str = "", /, **v: object
+        self,
+        line: Line | None,
+        kind: ProblemKind,
+        key: str,
+        hint: str = "",
+        fix: Fix | None = None,
+        /,
+        **v: object,
     ) -> None:
         self.problems.append(
             Problem(
@@ -127,6 +141,7 @@ class Reader:
                 kind,
                 say(self.lang, key, **v),
                 hint,
+                fix,
             )
         )
 
@@ -136,9 +151,17 @@ class Reader:
             self._read_line(line)
         orders = self._orders() if self._whole_submission_ok() else None
         if self.problems:
-            raise OrdersRejected(sorted(self.problems, key=lambda p: p.line or 0))
+            raise OrdersRejected(sorted(self._fixes_that_fit(), key=lambda p: p.line or 0))
         assert orders is not None
         return orders
+
+    def _fixes_that_fit(self) -> list[Problem]:
+        """A play offered as a line's fix would be a second play beside a line that plays
+        already: then only the hint stays (the fix of a mail is what makes it accepted)."""
+        faulty = {p.line for p in self.problems}
+        if all(line.no in faulty for line, _ in self.plays):
+            return self.problems
+        return [replace(p, fix=None) for p in self.problems]
 
     def _read_line(self, line: Line) -> None:
         text = _strip_comment(line.text)
@@ -147,7 +170,8 @@ class Reader:
         try:
             items = parse_line(text)
         except UnexpectedInput as error:
-            self.problems.append(_syntax_problem(line, text, error, self.lang, self.forms_hint()))
+            problem = _syntax_problem(line, text, error, self.lang, self.forms_hint())
+            self.problems.append(replace(problem, fix=self.play_fix()))
             return
         for item in items:
             self._take(line, item)
@@ -227,7 +251,7 @@ class Reader:
             moves.append(move)
         if self.problems:
             return None
-        if self.on_turn and all(rules.refusal(self.state, self.seat, m) for m in moves):
+        if self.on_turn and first_legal(self.state, self.seat, moves) is None:
             self.problem(None, ProblemKind.ILLEGAL, "plan_none_legal", self.legal_hint())
             return None
         standing = self.plan is not None and self.plan.standing
@@ -250,7 +274,11 @@ class Reader:
             kind = ProblemKind.SYNTAX
         else:
             kind = ProblemKind.ILLEGAL
-        hint = self.forms_hint() if kind == ProblemKind.SYNTAX else self.legal_hint()
+        # a cell the print lacks is answered with the cells it has, not with a form that
+        # names another missing cell ("Kanone bl5 auf B4" on an empty table)
+        on_table = kind != ProblemKind.SYNTAX or key == "no_such_cell"
+        hint = self.legal_hint() if on_table else self.forms_hint()
+        fix = self.play_fix()
         params = dict(refusal.params)
         if "line" in params:
             params["line"] = line_word(params["line"], self.lang)
@@ -260,7 +288,12 @@ class Reader:
         if isinstance(params.get("colours"), list):
             shown = [cards.colour_shown(c, self.lang) for c in params["colours"]]
             params["colours"] = ", ".join(shown)
-        self.problem(line, kind, key, hint, **params)
+        self.problem(line, kind, key, hint, fix, **params)
+
+    def play_fix(self) -> Fix | None:
+        """The play the hint's example shows, as the line to send instead (on turn only)."""
+        move = autoplay(self.state, self.seat) if self.on_turn else None
+        return Fix(move_text(self.state, move, self.lang)) if move else None
 
 
 def read_orders(lines: Sequence[Line], state: State, seat: str, lang: str) -> Accepted[Orders]:

@@ -23,7 +23,8 @@ from gm_daemon.games.hornberg.play import Move, Orders
 
 
 def first_legal(state: State, seat: str, moves: list[Move]) -> Move | None:
-    return next((m for m in moves if rules.refusal(state, seat, m) is None), None)
+    candidates = (placed for m in moves for placed in flow.placements(state, m))
+    return next((m for m in candidates if rules.refusal(state, seat, m) is None), None)
 
 
 def resolve(

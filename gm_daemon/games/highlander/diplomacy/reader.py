@@ -43,6 +43,7 @@ class OrderError(Exception):
     kind: ProblemKind
     message: str
     hint: str = ""
+    guess: tuple[str, str] | None = None  # (the name as written, the province it may mean)
 
     def __str__(self) -> str:
         return f"{self.message} ({self.hint})" if self.hint else self.message
@@ -236,6 +237,7 @@ class _ToOrders(Transformer):
 def _unknown_place(name: str, board: Board) -> OrderError:
     key = name_key(name)
     hint = ""
+    guess = None
     words = key.split()
     if len(words) > 1 and all(board.lookup(w) is not None for w in words):
         hint = "a '-' missing between two places?"
@@ -243,4 +245,5 @@ def _unknown_place(name: str, board: Board) -> OrderError:
         pid = board.closest(name)
         if pid is not None:
             hint = f"did you mean {board.names[pid]} ({board.full_names[pid]})?"
-    return OrderError(ProblemKind.SYNTAX, f"unknown province {name!r}", hint)
+            guess = (name, board.names[pid])
+    return OrderError(ProblemKind.SYNTAX, f"unknown province {name!r}", hint, guess)
