@@ -143,6 +143,7 @@ def test_the_new_keys_say_what_they_do():
 
     assert "gm-daemon publish" in (GameConfig.model_fields["preview"].description or "")
 
+
 IMAP = """
 [mail.imap]
 host = "imap.test"
