@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from gm_daemon.daemon import Daemon
+from gm_daemon.texts import phrase
 from tests.acceptance.conftest import GAME, START
 from tests.acceptance.test_season_every_kind import send_examples, status
 from tests.daemon_harness import DaemonHarness
@@ -249,3 +250,34 @@ def test_the_season_mails_are_golden_fit_in_78_columns_and_speak_one_language(
         assert problems(message, lang) == [], label
         path = GOLDEN / f"season-{lang}" / f"{label}.txt"
         check_golden(path, h.golden_text(message, {}))
+
+
+def test_the_season_notices_speak_each_players_language_and_reach_observers(
+    tmp_path: Path,
+) -> None:
+    """A German game with one English player and an English observer: rollback, a player
+    leaving and the end reach everyone, each in his language; the observer never gets a
+    player's private part (his hand, his budget), only what happened and the deadline."""
+    game = (
+        GAME.replace('email = "anna@example.org"', 'email = "anna@example.org"\nlanguage = "en"')
+        + '\n[[games.observers]]\nname = "Chronist"\nemail = "chronik@club.test"\nlanguage = "en"\n'
+    )
+    h = DaemonHarness(tmp_path, game, now=START)
+    h.run()
+    assert h.cli("resolve", "--game", "hn1")[0] == 0
+    h.run()
+    steps = [
+        (["rollback", "--to-phase", "1"], "Spiel zurückgesetzt", "Game rolled back"),
+        (["remove-player", "--player", "Pech"], "Ein Spieler hat", "A player has left the game"),
+        (["end"], "Spiel beendet", "Game over"),
+    ]  # fmt: skip
+    for command, german, english in steps:
+        assert h.cli(command[0], "--game", "hn1", *command[1:])[0] == 0
+        mails = {m["To"]: m for m in h.run()}
+        assert german in mails["egon@example.org"]["Subject"]
+        assert english in mails["anna@example.org"]["Subject"]
+        observed = mails["chronik@club.test"]
+        assert english in observed["Subject"]
+        assert "Your budget" not in h.body(observed) and "Ihr Budget" not in h.body(observed)
+    assert phrase("en", "ranking") in h.body(observed)  # the end tells the observer the ranking
+    assert "V. Pech" in h.body(observed)  # who left stays in it
