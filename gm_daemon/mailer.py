@@ -9,7 +9,7 @@ game; nothing elsewhere composes a mail.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -61,6 +61,7 @@ class Mailer:
         seat = recipient.seat if isinstance(recipient, PlayerRow) else ""
         game_id = loaded.row.id if loaded else None
         phase = str(loaded.row.phase) if loaded else ""
+        owner = game_id or (recipient.game_id if isinstance(recipient, PlayerRow) else None)
         message_id = new_message_id(mail.domain, game_id or "gm", purpose, seat, phase)
         message = compose_bytes(
             sender=mail.address,
@@ -72,7 +73,7 @@ class Mailer:
             date=self.clock(),
             game_id=game_id,
             in_reply_to=in_reply_to,
-            attachments=attachments,
+            attachments=named_for(owner, attachments),
         )
         self.store.enqueue(game_id, purpose, address, message_id, message, self.clock())
 
@@ -398,6 +399,20 @@ def with_reason(lang: str, text: str, reason: str | None) -> str:
 def with_private(report: Report, seat: str) -> str:
     private = report.private.get(seat, "")
     return report.public.rstrip() + ("\n\n" + private.rstrip() if private.strip() else "") + "\n"
+
+
+def named_for(game_id: str | None, files: Sequence[Attachment]) -> list[Attachment]:
+    """Every file of a game's mail is named with the game's id in front (``hl1-1903-
+    bewegung.png``), whatever kind of game it is: a player in two games finds each picture
+    in his downloads, and two games never send files of the same name. Engines name what a
+    file shows; they do not know the id."""
+    if game_id is None:
+        return list(files)
+    prefix = f"{game_id}-"
+    return [
+        f if f.filename.startswith(prefix) else replace(f, filename=prefix + f.filename)
+        for f in files
+    ]
 
 
 def attachments(report: Report, seat: str) -> list[Attachment]:

@@ -37,7 +37,7 @@ from gm_daemon.loaded import (
     waiting_for,
     warm_up,
 )
-from gm_daemon.mailer import Mailer, Reply, leaves_chance, with_private, with_reason
+from gm_daemon.mailer import Mailer, Reply, leaves_chance, named_for, with_private, with_reason
 from gm_daemon.rng import commitment, new_seed, phase_rng
 from gm_daemon.store import (
     GameRow,
@@ -1060,7 +1060,7 @@ class Referee:
             private = report.private.get(player.seat, "").strip()
             if private:
                 parts.append(f"--- only for {player.name} ---\n{private}")
-        names = [a.filename for a in report.attachments]
+        names = [a.filename for a in named_for(game_id, report.attachments)]
         if names:
             parts.append("attachments: " + ", ".join(names))
         return "\n\n".join(parts) + "\n"
