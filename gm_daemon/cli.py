@@ -25,6 +25,7 @@ from gm_daemon.deadlines import local_text
 from gm_daemon.games.protocol import OrdersRejected
 from gm_daemon.intake import read_envelope
 from gm_daemon.journal import log_level, setup_logging
+from gm_daemon.loaded import Loaded
 from gm_daemon.passwords import password_problems, password_sources
 from gm_daemon.referee import Referee
 from gm_daemon.startup import EX_CONFIG, EX_SOFTWARE, StartupProblem, one_line, open_store
@@ -140,6 +141,7 @@ def _parser() -> argparse.ArgumentParser:
     what = announce.add_mutually_exclusive_group(required=True)
     what.add_argument("--text", help="the message")
     what.add_argument("--file", type=Path, help="a UTF-8 file holding the message")
+    _season_commands(command)
     parse = command("parse", _parse, "check an order text for a player, store nothing", game=True)
     parse.add_argument("--player", required=True, help="player name (or its id)")
     parse.add_argument("file", nargs="?", type=Path, help="order text (stdin without)")
@@ -175,6 +177,83 @@ def _config_reference(options: argparse.Namespace) -> int:
 
     sys.stdout.write(reference())
     return 0
+
+
+def _season_commands(command: Any) -> None:
+    """Preview, rollback, removing a player, ending a game (docs/gm.md)."""
+    publish = command(
+        "publish",
+        _publish,
+        "send a previewed result to every player; the next phase starts now",
+        game=True,
+    )
+    add_reason(publish)
+    rollback = command(
+        "rollback",
+        _rollback,
+        "back to the start of a phase (without --to-phase: discard a preview)",
+        game=True,
+    )
+    rollback.add_argument("--to-phase", type=int, help="phase number (status and show give it)")
+    add_reason(rollback)
+    rollback.add_argument(
+        "--drop-orders", action="store_true", help="void the orders on file for that phase too"
+    )
+    remove = command(
+        "remove-player", _remove_player, "take a player out of a game (his kind's rule)", game=True
+    )
+    remove.add_argument("--player", required=True, help="player name (or its id)")
+    add_reason(remove)
+    end = command("end", _end, "end a game now with the ranking as it stands", game=True)
+    add_reason(end)
+
+
+def _publish(options: argparse.Namespace) -> int:
+    _, _, referee = _open(options)
+    after = referee.publish(options.game, reason_of(options))
+    print(f"{options.game}: result published to every player")
+    _print_next(referee, after)
+    return 0
+
+
+def _rollback(options: argparse.Namespace) -> int:
+    _, _, referee = _open(options)
+    back = referee.roll_back(
+        options.game, options.to_phase, reason_of(options), options.drop_orders
+    )
+    kept = "dropped" if options.drop_orders else "kept"
+    print(
+        f"{options.game}: back at the start of {back.label()} (orders for it {kept}); "
+        "what was resolved from there on is void (gm-daemon show says so)"
+    )
+    _print_next(referee, back)
+    return 0
+
+
+def _remove_player(options: argparse.Namespace) -> int:
+    _, _, referee = _open(options)
+    player = referee.find_player(options.game, options.player)
+    after = referee.remove_player(options.game, options.player, reason_of(options))
+    print(f"{options.game}: {player.name} has left the game; every player is told")
+    _print_next(referee, after)
+    return 0
+
+
+def _end(options: argparse.Namespace) -> int:
+    _, _, referee = _open(options)
+    referee.end(options.game, reason_of(options))
+    print(f"{options.game}: ended; the ranking as it stands went to every player")
+    return 0
+
+
+def _print_next(referee: Referee, loaded: Loaded) -> None:
+    if loaded.row.finished:
+        print(f"{loaded.id}: the game is over")
+        return
+    deadline = loaded.row.deadline_at
+    when = f"deadline {local_text(deadline, referee.tz, 'en')}" if deadline else "no deadline"
+    waiting = f", waiting for the GM: {loaded.row.waiting}" if loaded.row.waiting else ""
+    print(f"{loaded.id}: now {loaded.engine.phase_label(loaded.state, 'en')}, {when}{waiting}")
 
 
 def _run(options: argparse.Namespace) -> int:
@@ -303,6 +382,7 @@ def _game_status(referee: Referee, store: Store, game_id: str) -> dict[str, Any]
         "finished": row.finished,
         "held": row.held,
         "waiting_for_gm": row.waiting,
+        "preview_of": row.preview_of,
         "in_config": loaded is not None,
         "players": [
             {
@@ -324,6 +404,11 @@ def _print_status(report: dict[str, Any]) -> None:
     print(f"{report['id']} ({report['kind']}): {label}" + (" [paused]" if report["paused"] else ""))
     if report["held"]:
         print(f"  HELD: {report['held']} (after a fix: gm-daemon resolve --game {report['id']})")
+    if report["preview_of"] is not None:
+        print(
+            f"  PREVIEW: the result of phase {report['preview_of']} went to you only; "
+            f"gm-daemon publish --game {report['id']} sends it (rollback discards it)"
+        )
     if report["waiting_for_gm"]:
         print(f"  WAITING FOR THE GM: {report['waiting_for_gm']} (add it to the config, reload)")
     overdue = " - PASSED, not resolved: is the daemon running? see its log"
@@ -361,6 +446,9 @@ def _resolve_one(referee: Referee, game_id: str) -> int:
         raise LookupError(f"no running game {game_id!r}")
     if loaded.row.finished:
         print(f"{game_id}: finished; nothing to resolve")
+        return 1
+    if loaded.row.preview_of is not None:
+        print(f"{game_id}: a previewed result waits: gm-daemon publish (or rollback) first")
         return 1
     if loaded.row.waiting:
         label = loaded.engine.phase_label(loaded.state, "en")

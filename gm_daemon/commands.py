@@ -11,13 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from gm_daemon.games.kit.layout import table
 from gm_daemon.games.protocol import Attachment, CommandError, GameCommand
 from gm_daemon.games.text import fold
-from gm_daemon.loaded import Loaded, game_commands
+from gm_daemon.loaded import Loaded, can_leave, game_commands, leave_meaning
 from gm_daemon.mailer import attachments, with_private
+from gm_daemon.store import from_iso, iso
 from gm_daemon.texts import Text, phrase, render
 
 if TYPE_CHECKING:
@@ -125,6 +127,40 @@ WITHDRAW = Command(
 CORE: tuple[Command, ...] = (HELP, STATUS, WITHDRAW)
 
 
+# --- resigning: AUFGEBEN, then AUFGEBEN BESTÄTIGT within a day ---------------------------------
+RESIGN_WINDOW = timedelta(hours=24)
+_CONFIRMED = {fold(word) for word in ("BESTÄTIGT", "BESTAETIGT", "CONFIRMED", "CONFIRM")}
+
+
+def _resign(mail: Mail, args: str, services: Services) -> Answer:
+    """A resignation counts only when confirmed by a second mail within a day: a forged or
+    hasty mail alone changes nothing."""
+    loaded, player = mail.game, mail.sender
+    store, lang = services.referee.store, loaded.lang
+    asked_note = f"resign:{loaded.id}:{player.seat}"
+    if loaded.row.finished or store.note(f"left:{loaded.id}:{player.seat}") is not None:
+        reason = "reason_finished" if loaded.row.finished else "reason_out"
+        body = phrase(
+            lang, "not_participant", phase_label=loaded.label(), reason=phrase(lang, reason)
+        )
+        return Answer("resign-refused", services.notice(mail, "not_participant_subject", body))
+    if fold(args.rstrip(".!")) not in _CONFIRMED:
+        store.set_note(asked_note, iso(services.clock()))
+        body = phrase(lang, "resign_asked", meaning=leave_meaning(loaded.engine, lang))
+        return Answer("resign-asked", services.notice(mail, "resign_asked_subject", body))
+    asked = store.note(asked_note)
+    store.set_note(asked_note, None)
+    if asked is None or from_iso(asked) < services.clock() - RESIGN_WINDOW:
+        body = phrase(lang, "resign_unasked")
+        return Answer("resign-unasked", services.notice(mail, "resign_asked_subject", body))
+    services.referee.leave_locked(loaded, player.seat, None, resigned=True, answered=player)
+    body = phrase(lang, "player_left_you", meaning=leave_meaning(loaded.engine, lang))
+    return Answer("resigned", services.notice(mail, "resign_confirmed_subject", body))
+
+
+RESIGN = Command({"de": ("AUFGEBEN",), "en": ("RESIGN",)}, {}, "cmd_resign", _resign)
+
+
 # --- a game's own commands ---------------------------------------------------------------------
 def _wrap(game_command: GameCommand[Any]) -> Command:
     def run(mail: Mail, args: str, services: Services) -> Answer:
@@ -147,7 +183,8 @@ def _wrap(game_command: GameCommand[Any]) -> Command:
 
 
 def commands_of(loaded: Loaded) -> tuple[Command, ...]:
-    return CORE + tuple(_wrap(c) for c in game_commands(loaded.engine))
+    resign = (RESIGN,) if can_leave(loaded.engine) else ()
+    return CORE + resign + tuple(_wrap(c) for c in game_commands(loaded.engine))
 
 
 def find(loaded: Loaded, word: str) -> Command | None:

@@ -609,6 +609,14 @@ class GameConfig(Strict):
         "deadline; with it, the last orders to arrive end the phase.",
         examples=[True],
     )
+    preview: bool = Field(
+        False,
+        description="Send a resolution's result mails to `mail.gm_address` only, marked as "
+        "a preview; the game then waits (no deadline, no reminder) until `gm-daemon publish` "
+        "sends them to the players and starts the next phase, or `gm-daemon rollback` "
+        "discards them. Needs `gm_address`.",
+        examples=[True],
+    )
     safe_mode: SafeMode | None = Field(
         None,
         description="This game's own safe mode, in place of `[daemon.safe_mode]`.",
@@ -619,8 +627,9 @@ class GameConfig(Strict):
     )
     players: list[PlayerConfig] = Field(
         description="The players, one `[[games.players]]` table each. The order matters "
-        "where a game says so (seats, Highlander's `fixed_setup`). Players cannot join or "
-        "leave a started game; name and address may change.",
+        "where a game says so (seats, Highlander's `fixed_setup`). Players cannot join a "
+        "started game; one may leave it (`gm-daemon remove-player`, or `AUFGEBEN` by mail); "
+        "name and address may change.",
     )
     observers: list[ObserverConfig] = Field(
         default_factory=list,
@@ -803,6 +812,12 @@ class Config(Strict):
         dupes = sorted({i for i in ids if ids.count(i) > 1})
         if dupes:
             raise ValueError(f"game ids used twice: {', '.join(dupes)}")
+        previews = [g.id for g in self.games if g.preview]
+        if previews and self.mail.gm_address is None:
+            raise ValueError(
+                f"preview = true ({', '.join(previews)}) sends the results to the GM first: "
+                'set [mail] gm_address = "you@example.org"'
+            )
         return self
 
     def game(self, game_id: str) -> GameConfig:

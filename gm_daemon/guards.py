@@ -261,6 +261,23 @@ class GameOpen:
         return Stop(f"refused: {reason}", answer)
 
 
+class NotInPreview:
+    """While the GM checks a previewed result, the game shows nothing of it and takes no
+    orders: every mail but HELP is answered that the result is being checked."""
+
+    name = "preview"
+
+    def check(self, mail: Mail, services: Services) -> Stop | None:
+        loaded = mail.game
+        if loaded.row.preview_of is None:
+            return None
+        if mail.command is not None and not mail.command.needs_code:
+            return None
+        body = phrase(loaded.lang, "in_preview")
+        answer = Answer("in-preview", services.notice(mail, "in_preview_subject", body))
+        return Stop("refused: result in preview", answer)
+
+
 class CurrentPhase:
     """A mail whose phase header names another phase is stale: nothing in it counts, and
     orders already on file stay in force."""
@@ -309,6 +326,7 @@ GUARDS: tuple[Guard, ...] = (
     OneGame(),
     ReadBody(),
     PlayerCode(),
+    NotInPreview(),
     GameOpen(),
     CurrentPhase(),
     SomethingToRead(),

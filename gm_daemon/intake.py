@@ -38,6 +38,9 @@ log = logging.getLogger(__name__)
 # acknowledged, so forged mails in his name cannot make him believe his orders were lost;
 # only orders that repeat those on file (a client in a loop) go unanswered then.
 ALWAYS_ANSWERED = frozenset({"accepted"})
+# Commands after which the game may owe nothing more this phase (a player on turn resigned
+# and the next one has a plan on file): the phase is checked for completion, as after orders.
+CHANGES_WHO_OWES = frozenset({"resigned"})
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,7 @@ class Verdict:
     game_id: str = ""
     accepted: bool = False
     phase: int | None = None  # the phase accepted orders are for
+    owed_changed: bool = False  # a command changed who owes orders (``CHANGES_WHO_OWES``)
 
 
 class Intake:
@@ -74,6 +78,10 @@ class Intake:
         loaded, verdict = self.process(row)
         if verdict.accepted and loaded is not None:
             self.referee.resolve_if_complete(loaded, verdict.phase)
+        elif verdict.owed_changed:
+            changed = self.referee.load(verdict.game_id)
+            if changed is not None and not changed.row.finished:
+                self.referee.resolve_if_complete(changed)
         return verdict
 
     def process(self, row: InboxRow) -> tuple[Loaded | None, Verdict]:
@@ -103,7 +111,8 @@ class Intake:
         if mail.command is not None:
             answer = mail.command.run(mail, mail.args, self.services)
             self._reply(mail, answer)
-            return Verdict(answer.purpose.replace("-", " "), mail.game.id)
+            changed = answer.purpose in CHANGES_WHO_OWES
+            return Verdict(answer.purpose.replace("-", " "), mail.game.id, owed_changed=changed)
         return self._orders(mail)
 
     def _stopped(self, mail: Mail, stop: Stop) -> Verdict:

@@ -105,3 +105,30 @@ def waiting_for(engine: AnyGame, state: BaseModel, lang: str) -> str | None:
 
 def game_commands(engine: AnyGame) -> Sequence[GameCommand[Any]]:
     return tuple(getattr(engine, "commands", ()))
+
+
+def can_leave(engine: AnyGame) -> bool:
+    return getattr(engine, "leave", None) is not None
+
+
+def leave(engine: AnyGame, state: BaseModel, seat: str) -> BaseModel:
+    """The state with ``seat`` gone as the kind understands it (out from the next phase, a
+    skipped seat, a lost match); a state whose ``owed`` is empty is a game over."""
+    hook = getattr(engine, "leave", None)
+    if hook is None:
+        raise ValueError(f"{engine.kind} has no rule for a player who leaves")
+    return hook(state, seat)  # type: ignore[no-any-return]
+
+
+def final_ranking(engine: AnyGame, state: BaseModel, seats: Sequence[str]) -> list[list[str]]:
+    """The ranking as the game stands, best first; without the kind's hook every seat shares
+    one place (nothing says otherwise)."""
+    hook = getattr(engine, "final_ranking", None)
+    return [list(seats)] if hook is None else hook(state)  # type: ignore[no-any-return]
+
+
+def leave_meaning(engine: AnyGame, lang: str) -> str:
+    """What leaving means in this kind (its optional ``leave_means``), said to the player
+    who asks to resign and to the one who left."""
+    means = getattr(engine, "leave_means", None) or {}
+    return str(means.get(lang) or phrase(lang, "resign_meaning"))

@@ -275,10 +275,14 @@ class Mailer:
         resolution: Resolution[Any, Any],
         defaults: Mapping[str, BaseModel],
         closing: Callable[[Loaded], str],
+        *,
+        preview: bool = False,
     ) -> None:
         """The result to every player (public report and his private part) and observer
         (the public report only), each in his language. The report is rendered once per
-        language in use, not once per recipient: a club of twenty gets two renderings."""
+        language in use, not once per recipient: a club of twenty gets two renderings.
+        With ``preview`` each player's mail goes to the GM only, marked, and observers get
+        nothing yet: ``gm-daemon publish`` sends them all, rendered again from the record."""
         state_name = f"{before.row.id}-{before.row.phase}.json"
         state_file = json_attachment(
             state_name,
@@ -301,13 +305,45 @@ class Mailer:
             body = with_private(report, seat) if seat else observer_view(report)
             files = attachments(report, seat) if seat else list(report.attachments)
             text = render(lang, "result", name=name, report=body, **values)
-            self.queue(after, "result", recipient, text, attachments=[*files, state_file])
+            if preview and isinstance(recipient, PlayerRow):
+                self._preview(after, values["phase_label"], recipient, text, [*files, state_file])
+            else:
+                self.queue(after, "result", recipient, text, attachments=[*files, state_file])
 
         for player in after.players:
             send(before.config.language_of(player.seat), player, player.name, player.seat)
+        if preview:
+            return
         for observer in before.config.observers:
             lang = observer.language or before.config.language
             send(lang, observer.email, observer.name, None)
+
+    def _preview(
+        self,
+        loaded: Loaded,
+        phase_label: str,
+        player: PlayerRow,
+        text: Text,
+        files: Sequence[Attachment],
+    ) -> None:
+        """One player's result mail to the GM, as it will go out, under a marker naming
+        the commands that publish or discard it."""
+        address = self.config.mail.gm_address
+        assert address is not None, "the config requires gm_address for preview = true"
+        lang = text.lang or loaded.lang
+        marker = phrase(
+            lang,
+            "preview_marker",
+            name=player.name,
+            email=player.email,
+            game_id=loaded.id,
+            phase_label=phase_label,
+        )
+        subject = f"[{loaded.id}] " + phrase(
+            lang, "preview_subject", phase_label=phase_label, name=player.name
+        )
+        body = f"{wrap(marker)}\n\nSubject: {text.subject}\n\n{text.body}"
+        self.queue(loaded, "preview", address, Text(subject, body, lang), attachments=files)
 
     def _rendered_result(
         self,

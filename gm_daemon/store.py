@@ -45,7 +45,8 @@ CREATE TABLE IF NOT EXISTS games (
     created_at TEXT NOT NULL,
     remind_at TEXT,
     held TEXT,
-    waiting TEXT
+    waiting TEXT,
+    preview_of INTEGER
 );
 CREATE TABLE IF NOT EXISTS players (
     game_id TEXT NOT NULL REFERENCES games(id),
@@ -112,10 +113,53 @@ CREATE TABLE IF NOT EXISTS outbox (
 CREATE INDEX IF NOT EXISTS outbox_due ON outbox(status, next_attempt_at);
 CREATE INDEX IF NOT EXISTS outbox_recipient ON outbox(recipient, purpose, created_at);
 CREATE INDEX IF NOT EXISTS players_address ON players(COALESCE(email_override, email));
-"""
+{ROLLBACK_TABLES}"""
 # A seat's address in force: the GM's override wins over the config (indexed: every mail
 # looks its sender up by it, among the seats of every game).
 _ADDRESS = "COALESCE(email_override, email)"
+
+# The record a rollback keeps (schema 3): the phases and orders it set aside, marked void.
+_ROLLBACK_TABLES = """
+CREATE TABLE IF NOT EXISTS rollbacks (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    game_id TEXT NOT NULL REFERENCES games(id),
+    to_phase INTEGER NOT NULL,
+    at TEXT NOT NULL,
+    reason TEXT
+);
+CREATE TABLE IF NOT EXISTS void_phases (
+    rollback_id INTEGER NOT NULL REFERENCES rollbacks(id),
+    game_id TEXT NOT NULL,
+    phase INTEGER NOT NULL,
+    label TEXT NOT NULL,
+    resolved_at TEXT NOT NULL,
+    trigger TEXT NOT NULL,
+    state_before TEXT NOT NULL,
+    orders TEXT NOT NULL,
+    nmr TEXT NOT NULL,
+    events TEXT NOT NULL,
+    state_after TEXT NOT NULL,
+    finished INTEGER NOT NULL DEFAULT 0,
+    ranking TEXT
+);
+CREATE TABLE IF NOT EXISTS void_orders (
+    rollback_id INTEGER NOT NULL REFERENCES rollbacks(id),
+    game_id TEXT NOT NULL,
+    phase INTEGER NOT NULL,
+    seat TEXT NOT NULL,
+    orders TEXT NOT NULL,
+    submitted_at TEXT NOT NULL,
+    inbox_id INTEGER
+);
+"""
+_SCHEMA = _SCHEMA.replace("{ROLLBACK_TABLES}", _ROLLBACK_TABLES)
+_VOIDED_COLUMNS = {
+    "phases": (
+        "game_id", "phase", "label", "resolved_at", "trigger", "state_before", "orders",
+        "nmr", "events", "state_after", "finished", "ranking",
+    ),
+    "orders": ("game_id", "phase", "seat", "orders", "submitted_at", "inbox_id"),
+}  # fmt: skip
 
 # What the first schema (17001b8) lacked; the releases up to 41b05d1 added it at every open.
 # Frozen: step 1 → 2 adds it once, whatever ``_SCHEMA`` becomes.
@@ -133,7 +177,7 @@ _BEFORE_V2_INDEXES = (
 )
 # A game the clock has work for: running, not held by the GM or a failed resolution, not
 # waiting for the GM, with a deadline or reminder at hand.
-_RUNNING = "NOT finished AND NOT paused AND held IS NULL AND waiting IS NULL"
+_RUNNING = "NOT finished AND NOT paused AND held IS NULL AND waiting IS NULL AND preview_of IS NULL"
 
 
 def iso(moment: datetime) -> str:
@@ -168,10 +212,20 @@ def _v1_to_v2(db: sqlite3.Connection) -> None:
     db.execute("DELETE FROM meta WHERE key = 'schema_version'")
 
 
+def _v2_to_v3(db: sqlite3.Connection) -> None:
+    """Preview and rollback (issue 21): a game may hold a resolved phase's results for the
+    GM (``preview_of``), and a rollback keeps what it undid, void, in tables of its own
+    (a phase resolved again needs its place in ``phases``)."""
+    if "preview_of" not in {r[1] for r in db.execute("PRAGMA table_info(games)")}:
+        db.execute("ALTER TABLE games ADD COLUMN preview_of INTEGER")
+    for statement in filter(str.strip, _ROLLBACK_TABLES.split(";")):
+        db.execute(statement)
+
+
 # MIGRATIONS[n - 1] takes a database from version n to n + 1. A step is never changed once
 # released (databases in the field went through it); a schema change is a new step at the
 # end, together with the same change in ``_SCHEMA``.
-MIGRATIONS: list[Migration] = [_v1_to_v2]
+MIGRATIONS: list[Migration] = [_v1_to_v2, _v2_to_v3]
 SCHEMA_VERSION = len(MIGRATIONS) + 1
 
 
@@ -265,6 +319,7 @@ class GameRow:
     remind_at: datetime | None = None
     held: str | None = None  # why the clock leaves the game alone (a resolution failed)
     waiting: str | None = None  # what the GM must supply before the phase can run
+    preview_of: int | None = None  # the phase whose results wait for ``gm-daemon publish``
 
     @cached_property
     def state(self) -> dict[str, Any]:
@@ -287,6 +342,7 @@ class GameRow:
             remind_at=from_iso(row["remind_at"]) if row["remind_at"] else None,
             held=row["held"],
             waiting=row["waiting"],
+            preview_of=row["preview_of"],
         )
 
 
@@ -496,10 +552,68 @@ class Store:
             r["id"]
             for r in self.db.execute(
                 "SELECT id FROM games WHERE NOT finished AND NOT paused AND waiting IS NULL"
-                " AND deadline_at < ? ORDER BY deadline_at, id",
+                " AND preview_of IS NULL AND deadline_at < ? ORDER BY deadline_at, id",
                 (iso(moment),),
             )
         ]
+
+    def set_preview(self, game_id: str, phase: int | None) -> None:
+        self.db.execute("UPDATE games SET preview_of = ? WHERE id = ?", (phase, game_id))
+
+    def finish_game(self, game_id: str) -> None:
+        """A game the GM ends now: no deadline, no reminder, no preview left."""
+        self.db.execute(
+            "UPDATE games SET finished = 1, deadline_at = NULL, remind_at = NULL,"
+            " preview_of = NULL, held = NULL, waiting = NULL WHERE id = ?",
+            (game_id,),
+        )
+
+    def roll_back(
+        self,
+        game_id: str,
+        to_phase: int,
+        state: dict[str, Any],
+        at: datetime,
+        reason: str | None,
+        drop_orders: bool,
+    ) -> int:
+        """The game back at the start of ``to_phase``: the records of that phase and later
+        ones, and the orders of later phases (of ``to_phase`` too with ``drop_orders``), move
+        to the void tables under one rollback id, which is returned."""
+        rollback_id = self.db.execute(
+            "INSERT INTO rollbacks(game_id, to_phase, at, reason) VALUES (?, ?, ?, ?)",
+            (game_id, to_phase, iso(at), reason),
+        ).lastrowid
+        assert rollback_id is not None
+        first_void_orders = to_phase if drop_orders else to_phase + 1
+        for table, first in (("phases", to_phase), ("orders", first_void_orders)):
+            columns = ", ".join(_VOIDED_COLUMNS[table])
+            self.db.execute(
+                f"INSERT INTO void_{table}(rollback_id, {columns}) SELECT ?, {columns}"
+                f" FROM {table} WHERE game_id = ? AND phase >= ?",
+                (rollback_id, game_id, first),
+            )
+            self.db.execute(
+                f"DELETE FROM {table} WHERE game_id = ? AND phase >= ?", (game_id, first)
+            )
+        self.db.execute(
+            "UPDATE games SET state = ?, phase = ?, finished = 0, preview_of = NULL,"
+            " held = NULL, waiting = NULL, deadline_override = 0, reminded_phase = 0"
+            " WHERE id = ?",
+            (json.dumps(state), to_phase, game_id),
+        )
+        return int(rollback_id)
+
+    def void_records(self, game_id: str, phase: int) -> list[sqlite3.Row]:
+        """The voided records of one phase, the latest rollback first, with its reason."""
+        return list(
+            self.db.execute(
+                "SELECT v.*, r.at AS voided_at, r.reason AS void_reason, r.to_phase AS void_to"
+                " FROM void_phases v JOIN rollbacks r ON r.id = v.rollback_id"
+                " WHERE v.game_id = ? AND v.phase = ? ORDER BY r.id DESC",
+                (game_id, phase),
+            )
+        )
 
     def set_paused(self, game_id: str, paused: bool) -> None:
         self.db.execute("UPDATE games SET paused = ? WHERE id = ?", (int(paused), game_id))
@@ -818,6 +932,11 @@ def add_reminders_sent(store: Store, game_id: str, phase: int, leads: set[int]) 
     """Record reminders as sent; a new phase's record replaces the last phase's."""
     sent = reminders_sent(store, game_id, phase) | leads
     store.set_note(_reminders_key(game_id), json.dumps({"phase": phase, "sent": sorted(sent)}))
+
+
+def forget_reminders(store: Store, game_id: str) -> None:
+    """A rolled-back phase runs again: its reminders go out again."""
+    store.set_note(_reminders_key(game_id), None)
 
 
 def observer_welcomed(store: Store, game_id: str, email: str) -> bool:

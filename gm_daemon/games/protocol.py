@@ -46,7 +46,8 @@ syntax and legality together, and is accepted only when there are none.
 
 Optional hooks are found by name (``getattr``), as aiosmtpd finds ``handle_DATA``: a kind
 implements only what it needs. ``take_options`` and ``waiting_for`` let the GM feed a running
-game (Hexenhalma's boards); ``commands`` adds mail commands with arguments (``BILD Anna``,
+game (Hexenhalma's boards); ``leave`` and ``final_ranking`` say what a player leaving and a
+game ended now mean (``Season``); ``commands`` adds mail commands with arguments (``BILD Anna``,
 ``KARTE``). ``hooks.py`` holds the daemon's side of them.
 """
 
@@ -362,6 +363,23 @@ class NamesPhases(Protocol[S]):
     suits labels that need no article ("Runde 3", "Zug 5")."""
 
     def phase_noun(self, state: S, lang: Lang) -> str: ...
+
+
+class Season(Protocol[S]):
+    """Optional hooks for a season's GM tools (docs/gm.md): a player leaving, a game ended
+    before its time. Both return new objects and leave the state they are given alone."""
+
+    leave_means: ClassVar[Mapping[Lang, str]]  # one clause per language, for the player
+
+    def leave(self, state: S, seat: str) -> S:
+        """The state with ``seat`` gone as this kind understands it (out from the next phase,
+        skipped at once, the game lost). Not a resolution: the phase number stays. A state
+        that owes nothing afterwards is a game over (the daemon ends it)."""
+        ...
+
+    def final_ranking(self, state: S) -> list[list[str]]:
+        """The ranking as the game stands, best first, every seat exactly once."""
+        ...
 
 
 class HasCommands(Protocol[S]):

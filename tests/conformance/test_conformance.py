@@ -257,3 +257,97 @@ def test_no_call_changes_the_state_it_is_given(kind: str) -> None:
         engine.public_state(state)
         assert state.model_dump(mode="json") == step.as_given
         assert {s: o.model_dump(mode="json") for s, o in step.orders.items()} == orders_before
+
+
+# --- the optional hooks of a season (issue 21): leave and final_ranking ----------------------
+def _hook(kind: str, name: str) -> Any:
+    hook = getattr(games.find_game(kind), name, None)
+    if hook is None:
+        pytest.skip(f"{kind} has no {name} hook (optional)")
+    return hook
+
+
+def _all_seats_once(ranking: list[list[str]], seats: list[Seat]) -> None:
+    flat = [seat for rank in ranking for seat in rank]
+    assert sorted(flat) == sorted(s.id for s in seats), ranking
+    assert all(ranking), f"an empty rank in {ranking}"
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_final_ranking_ranks_every_seat_once_and_changes_nothing(kind: str) -> None:
+    final_ranking = _hook(kind, "final_ranking")
+    _, state, seats = start(kind)
+    _all_seats_once(final_ranking(state), seats)
+    for step in play(kind):
+        _all_seats_once(final_ranking(step.state), seats)
+        assert step.state.model_dump(mode="json") == step.as_given
+        if step.resolution.finished and step.resolution.ranking is not None:
+            # at a normal end the hook says what the game said
+            assert final_ranking(step.resolution.state) == step.resolution.ranking
+
+
+def play_after_leaving(kind: str, seat: str, at_step: int) -> Iterator[tuple[BaseModel, Any]]:
+    """The game played by its examples, ``seat`` leaving before the ``at_step``-th phase
+    resolves: every (state, resolution) from there on."""
+    engine, state, _ = start(kind)
+    for number, step in enumerate(play(kind)):
+        if number == at_step:
+            state = step.state
+            break
+    else:
+        pytest.skip("the game ended before")
+    as_given, number = state.model_dump(mode="json"), engine.phase_number(state)
+    left = engine.leave(state, seat)  # type: ignore[attr-defined]
+    assert state.model_dump(mode="json") == as_given, "leave changed the state it was given"
+    assert engine.phase_number(left) == number, "leaving is no resolution: the phase stays"
+    state = left
+    for _ in range(profile(kind).max_phases):
+        owed = engine.owed(state)
+        if not owed:
+            yield state, None
+            return
+        orders: dict[str, BaseModel] = {}
+        for who in sorted(owed):
+            example = engine.example(state, who, "en")
+            if example:
+                orders[who] = engine.read_orders(lines(example), state, who, "en").orders
+        defaulted = frozenset(owed - orders.keys())
+        orders |= {who: engine.default_orders(state, who) for who in defaulted}
+        resolution = engine.resolve(
+            state, orders, phase_rng(SEED, engine.phase_number(state)), defaulted
+        )
+        yield state, resolution
+        if resolution.finished:
+            return
+        state = resolution.state
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("at_step", [0, 2])
+def test_a_player_who_leaves_is_out_and_the_contract_still_holds(kind: str, at_step: int) -> None:
+    """Phase numbers still increase, owed stays within participants, the state survives
+    JSON, private parts stay private, and from the next phase on the seat owes nothing."""
+    _hook(kind, "leave")
+    engine, _, seats = start(kind)
+    leaver = seats[0].id
+    numbers: list[int] = []
+    for resolved, (state, resolution) in enumerate(play_after_leaving(kind, leaver, at_step)):
+        again = type(state).model_validate(json.loads(json.dumps(state.model_dump(mode="json"))))
+        assert again == state
+        if resolution is None:  # the kind ended the game with the leaving (Highlander)
+            assert engine.owed(state) == set()
+            ranking = engine.final_ranking(state)  # type: ignore[attr-defined]
+            assert leaver in ranking[-1] and leaver not in ranking[0]
+            return
+        numbers.append(engine.phase_number(state))
+        owed = engine.owed(state)
+        assert owed <= engine.participants(state)
+        if resolved:
+            assert leaver not in owed, f"{leaver} still owes orders after leaving"
+        for lang in ("de", "en"):
+            report = engine.report(state, resolution, lang)
+            public = json.dumps(engine.public_state(resolution.state), ensure_ascii=False)
+            _assert_private(report, seats, public)
+        final = engine.final_ranking(resolution.state)  # type: ignore[attr-defined]
+        _all_seats_once(final, seats)  # his results so far stay in the standings
+    assert numbers == sorted(set(numbers)), numbers

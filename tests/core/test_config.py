@@ -127,6 +127,23 @@ def test_every_problem_of_a_config_is_named_at_once(tmp_path):
     assert any(p.startswith("games[0].players: players[1] and players[0]") for p in found), found
 
 
+def test_a_preview_needs_the_gms_address_where_it_goes(tmp_path):
+    """``preview = true`` sends the results to ``mail.gm_address`` first: without one they
+    would go nowhere and the game wait for ever."""
+    game = GAME.replace('kind = "guess"', 'kind = "guess"\npreview = true', 1)
+    (found,) = problems(tmp_path, BASE + game)
+    assert "preview = true (g1)" in found and 'gm_address = "you@example.org"' in found
+    path = tmp_path / "gm.toml"
+    path.write_text(BASE + 'gm_address = "boss@gm.test"\n' + game, encoding="utf-8")
+    assert load_config(path).games[0].preview
+
+
+def test_the_new_keys_say_what_they_do():
+    from gm_daemon.config import GameConfig
+
+    assert "gm-daemon publish" in (GameConfig.model_fields["preview"].description or "")
+
+
 IMAP = """
 [mail.imap]
 host = "imap.test"

@@ -140,16 +140,23 @@ def test_the_release_database_is_migrated_in_place_after_a_backup(tmp_path: Path
     Store(database).close()
     (backup,) = tmp_path.glob("*.bak")
     assert re.fullmatch(r"gm\.sqlite\.v1-\d{8}T\d{6}Z\.bak", backup.name), backup.name
-    assert version(database) == SCHEMA_VERSION == 2
+    assert version(database) == SCHEMA_VERSION == 3
     assert version(backup) == 0 and dump(backup) == before  # the old database, row for row
     assert query(backup, "PRAGMA journal_mode") == [("delete",)]  # one file, no -wal beside
     after = dump(database)
     assert ("schema_version", "2") in before["meta"]
     assert after.pop("meta") == [r for r in before.pop("meta") if r[0] != "schema_version"]
+    for table in SCHEMA_3_TABLES:  # step 2 → 3: the record of rollbacks, empty
+        assert after.pop(table) == []
+    assert {r[-1] for r in after["games"]} == {None}  # step 2 → 3: no game in preview
+    after["games"] = [r[:-1] for r in after["games"]]
     assert after == before  # no game, order, phase or mail touched
     assert schema(database) == schema(fresh(tmp_path))
     Store(database).close()
     assert len(list(tmp_path.glob("*.bak"))) == 1 and not list(tmp_path.glob("*.part"))
+
+
+SCHEMA_3_TABLES = ("rollbacks", "void_phases", "void_orders")
 
 
 def fresh(tmp_path: Path) -> Path:
@@ -239,8 +246,9 @@ def test_the_cli_refuses_a_newer_database_in_one_line_with_exit_78(
     err = capsys.readouterr().err
     assert code == 78
     assert err.count("\n") == 1 and "Traceback" not in err, err
-    assert err.startswith(f"error: daemon.database {h.database} has schema version 3")
-    assert "gm.sqlite.v2-*.bak" in err  # where this code's own database may be found
+    newer_version = SCHEMA_VERSION + 1
+    assert err.startswith(f"error: daemon.database {h.database} has schema version {newer_version}")
+    assert f"gm.sqlite.v{SCHEMA_VERSION}-*.bak" in err  # where this code's own database is
 
 
 def test_the_daemon_refuses_a_newer_database_in_one_log_line_with_exit_78(
@@ -252,9 +260,9 @@ def test_the_daemon_refuses_a_newer_database_in_one_log_line_with_exit_78(
     assert cli_main(["run", "--once", "--config", str(h.config_path)]) == 78
     (refusal,) = [r for r in caplog.records if r.levelname == "CRITICAL"]
     assert refusal.getMessage().startswith(
-        f"cannot start: daemon.database {h.database} has schema version 3"
+        f"cannot start: daemon.database {h.database} has schema version {SCHEMA_VERSION + 1}"
     )
-    assert refusal.exc_info is None and "gm.sqlite.v2-*.bak" in refusal.getMessage()
+    assert refusal.exc_info is None and f"gm.sqlite.v{SCHEMA_VERSION}-*.bak" in refusal.getMessage()
 
 
 # --- the games play on ------------------------------------------------------------------------
@@ -314,3 +322,33 @@ def test_each_game_takes_orders_and_resolves_after_the_upgrade(tmp_path: Path, p
     assert set(json.loads(used)) - set(json.loads(missed)) == play.resolved
     seats = {e for (e,) in query(h.database, "SELECT email FROM players WHERE game_id = ?", game)}
     assert {m["To"] for m in mails[1:] if f"[{game}]" in m["Subject"]} == seats  # the results
+
+
+# --- step 2 → 3: preview and rollback ----------------------------------------------------------
+def test_a_database_of_schema_2_gets_the_rollback_record_once(tmp_path: Path) -> None:
+    path = fresh(tmp_path)
+    with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as db:
+        for table in SCHEMA_3_TABLES:
+            db.execute(f"DROP TABLE {table}")
+        db.execute("ALTER TABLE games DROP COLUMN preview_of")
+        db.execute("PRAGMA user_version = 2")
+    Store(path).close()
+    assert version(path) == SCHEMA_VERSION
+    assert schema(path) == schema(fresh(tmp_path / "other"))
+    assert len(list(path.parent.glob("gm.sqlite.v2-*.bak"))) == 1
+
+
+@pytest.mark.parametrize("game", ["hn1", "hb1", "hl2"])
+def test_a_game_of_the_release_rolls_back_to_its_first_phase(tmp_path: Path, game: str) -> None:
+    """The phase records the release wrote are what a rollback restores."""
+    h = upgraded(tmp_path)
+    h.run()  # the mail left pending
+    before = query(
+        h.database, "SELECT state_before FROM phases WHERE game_id = ? AND phase = 1", game
+    )
+    code, out = h.cli("rollback", "--game", game, "--to-phase", "1", "--drop-orders")
+    assert code == 0, out
+    (state,) = query(h.database, "SELECT state FROM games WHERE id = ?", game)
+    assert [state] == before and h.phase(game) == 1
+    assert query(h.database, "SELECT COUNT(*) FROM phases WHERE game_id = ?", game) == [(0,)]
+    assert len(h.run()) == len(query(h.database, "SELECT 1 FROM players WHERE game_id = ?", game))

@@ -111,6 +111,10 @@ class Hexenhalma:
     # The result names the teams that sent nothing and what that meant; the daemon's own NMR
     # list would name them again (and speak to them as "Ihr Team").
     reports_nmr: ClassVar[bool] = True
+    # What resigning (or being removed) means here; the confirmation request quotes it.
+    leave_means: ClassVar[Mapping[str, str]] = {
+        lang: say(lang, "leave_means") for lang in ("de", "en")
+    }
     commands: ClassVar[Sequence[GameCommand[Any]]] = (PICTURE,)
 
     # --- lifecycle -------------------------------------------------------------------
@@ -135,13 +139,17 @@ class Hexenhalma:
         """HH-15's lots come from the game's lot seed, not from ``rng``, so that anyone can
         replay a pairing from the revealed seed whichever player is taken as the frame."""
         record, figures = play_round(state, orders, defaulted)
+        left = [*state.left, *state.leaving]
+        playing = [s.id for s in state.seats if s.id not in left]
         after = state.model_copy(
             update={
                 "round": state.round + 1,
                 "history": [*state.history, figures],
                 "last": record,
-                "finished": state.round >= state.rounds,
+                "finished": state.round >= state.rounds or len(playing) < 2,
                 "lots_drawn": state.lots_drawn + len(record.lots),
+                "leaving": [],
+                "left": left,
             }
         )
         events: list[dict[str, Any]] = [
@@ -154,6 +162,18 @@ class Hexenhalma:
             finished=after.finished,
             ranking=ranking(after) if after.finished else None,
         )
+
+    # --- a player leaving, a game ended now (optional hooks) ------------------------------
+    def leave(self, state: State, seat: str) -> State:
+        """Out from the next round: his team plays the round now running (his orders or
+        NMR), then he fields none; his figures so far stay in the standings (HH-16)."""
+        if seat in state.left or seat in state.leaving:
+            return state.model_copy(deep=True)
+        return state.model_copy(update={"leaving": [*state.leaving, seat]}, deep=True)
+
+    def final_ranking(self, state: State) -> list[list[str]]:
+        """HH-16 on the rounds played so far."""
+        return ranking(state)
 
     # --- phase facts -----------------------------------------------------------------
     def phase_number(self, state: State) -> int:
@@ -169,7 +189,7 @@ class Hexenhalma:
         return numbered_header(text, HEADER_WORDS, state.round)
 
     def owed(self, state: State) -> set[str]:
-        return set() if state.finished else {s.id for s in state.seats}
+        return set() if state.finished else set(state.playing())
 
     def participants(self, state: State) -> set[str]:
         return self.owed(state)

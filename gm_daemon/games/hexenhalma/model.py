@@ -132,6 +132,12 @@ class State(BaseModel):
     last: RoundRecord | None = None
     finished: bool = False
     lots_drawn: int = 0  # in every round so far: the final result says what decided them
+    leaving: list[str] = Field(default_factory=list)  # out once this round is played (leave)
+    left: list[str] = Field(default_factory=list)  # out: no more pairings, figures stay
+
+    def playing(self) -> list[str]:
+        """Seats that still field teams (everyone but who left)."""
+        return [s.id for s in self.seats if s.id not in self.left]
 
     def name(self, seat: str) -> str:
         return next((s.name for s in self.seats if s.id == seat), seat)

@@ -41,7 +41,8 @@ def play_round(
     if board is None:
         raise ValueError(f"round {state.round} has no board yet")
     fielded = {
-        s.id: Orders() if s.id in defaulted else orders.get(s.id, Orders()) for s in state.seats
+        seat: Orders() if seat in defaulted else orders.get(seat, Orders())
+        for seat in state.playing()
     }
     teams = {seat: compile_team(board, seat, o) for seat, o in fielded.items()}
     pairings, lots = [], []

@@ -7,9 +7,9 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from gm_daemon.games.highlander import flow, guide, reading, report, views
+from gm_daemon.games.highlander import boards, flow, guide, reading, report, views
 from gm_daemon.games.highlander.labels import phase_label, phase_noun
-from gm_daemon.games.highlander.model import PHASE_TYPES, Options, Orders, State
+from gm_daemon.games.highlander.model import PHASE_TYPES, Options, Orders, Result, State
 from gm_daemon.games.highlander.wording import PHRASES, order
 from gm_daemon.games.kit import layout
 from gm_daemon.games.protocol import (
@@ -37,6 +37,10 @@ class Highlander:
     # Nothing in Highlander is left to chance: the welcome mail makes no seed promise.
     seed_decides: ClassVar[Mapping[str, str]] = {}
     phase_types: ClassVar[tuple[str, ...]] = PHASE_TYPES
+    # What resigning (or being removed) means here; the confirmation request quotes it.
+    leave_means: ClassVar[Mapping[Lang, str]] = {
+        lang: PHRASES(lang, "leave_means") for lang in ("de", "en")
+    }
 
     # --- lifecycle -------------------------------------------------------------------
     def start(self, options: Options, seats: Sequence[Seat], rng: random.Random) -> State:
@@ -62,6 +66,27 @@ class Highlander:
             ranking=_ranking(after) if finished else None,
             carried=step.carried,
         )
+
+    # --- a player leaving, a game ended now (optional hooks) ------------------------------
+    def leave(self, state: State, seat: str) -> State:
+        """A player who leaves loses: the game, or in a tournament the match, goes to the
+        other. The state owes nothing more, and the daemon ends the game with it."""
+        new = state.model_copy(deep=True)
+        if new.step != "over":
+            new.result = Result(winner=new.other(seat), reason="resigned")
+            new.step = "over"
+        return new
+
+    def final_ranking(self, state: State) -> list[list[str]]:
+        """The result when there is one; else the supply centres owned now, on both boards
+        in a tournament (a tie shares the place)."""
+        if state.result is not None:
+            return _ranking(state)
+        centres = [sum(len(boards.owned(b, s)) for b in state.boards) for s in state.seats]
+        if centres[0] == centres[1]:
+            return [list(state.seats)]
+        best = centres.index(max(centres))
+        return [[state.seats[best]], [state.seats[1 - best]]]
 
     # --- phase facts -----------------------------------------------------------------
     def phase_number(self, state: State) -> int:

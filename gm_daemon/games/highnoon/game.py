@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from gm_daemon.games.highnoon import orders as order_reading
-from gm_daemon.games.highnoon import report, syntax
+from gm_daemon.games.highnoon import report, rules, syntax
 from gm_daemon.games.highnoon.dice import RngDice
 from gm_daemon.games.highnoon.guide import example_name, example_orders, order_format
 from gm_daemon.games.highnoon.model import Options, Orders, State
@@ -32,6 +32,10 @@ class HighNoon:
         "en": "the dice rolls and the first round's pairings",
     }
     phase_types: ClassVar[tuple[str, ...]] = ("round",)
+    # What resigning (or being removed) means here; the confirmation request quotes it.
+    leave_means: ClassVar[Mapping[Lang, str]] = {
+        lang: say(lang, "leave_means") for lang in ("de", "en")
+    }
 
     # --- lifecycle -------------------------------------------------------------------
     def start(self, options: Options, seats: Sequence[Seat], rng: random.Random) -> State:
@@ -53,6 +57,16 @@ class HighNoon:
             finished=new.finished,
             ranking=new.ranking if new.finished else None,
         )
+
+    # --- a player leaving, a game ended now (optional hooks) ------------------------------
+    def leave(self, state: State, seat: str) -> State:
+        """Out from the next round: the round now running is fought with his orders (or
+        none, HN-9), then he is out as if eliminated in it; his results stay."""
+        return rules.leave(state, seat)
+
+    def final_ranking(self, state: State) -> list[list[str]]:
+        """HN-18's ranking on the standings as they are."""
+        return rules.ranking_now(state)
 
     # --- phase facts -----------------------------------------------------------------
     def phase_number(self, state: State) -> int:

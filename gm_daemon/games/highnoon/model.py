@@ -144,6 +144,7 @@ class State(BaseModel):
     last_round: RoundRecord | None = None
     finished: bool = False
     ranking: list[list[str]] = Field(default_factory=list)  # set when finished
+    leaving: list[str] = Field(default_factory=list)  # out once this round is played (leave)
 
     def player(self, seat: str) -> Player:
         for player in self.players:

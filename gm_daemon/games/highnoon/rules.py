@@ -92,7 +92,7 @@ def resolve_round(state: State, orders: Mapping[str, Orders], dice: Dice) -> Sta
         record.duels.append(result)
     record.duel_counts = duel_counts(new.pairings, new.active_ids())
     record.penalties = _penalise(new, record.duel_counts)
-    record.eliminated = _eliminate(new)
+    record.eliminated = _eliminate(new) + _let_leave(new)
     challenges = [(seat, target) for seat in plans for target in plans[seat].challenges]
     if game_over(new):
         new.finished = True
@@ -138,6 +138,33 @@ def _eliminate(state: State) -> list[str]:
     for player in out:
         player.eliminated_in_round = state.round
     return [player.id for player in out]
+
+
+def _let_leave(state: State) -> list[str]:
+    """Who left during the round fought it (his orders or NMR) and is out now, as if
+    eliminated this round: his D, L and P so far stay in the standings."""
+    out = [p for p in state.players if p.active and p.id in state.leaving]
+    for player in out:
+        player.eliminated_in_round = state.round
+    state.leaving = []
+    return [player.id for player in out]
+
+
+def leave(state: State, seat: str) -> State:
+    """The game's ``leave`` hook: out from the next round."""
+    new = state.model_copy(deep=True)
+    if new.player(seat).active and seat not in new.leaving:
+        new.leaving.append(seat)
+    return new
+
+
+def ranking_now(state: State) -> list[list[str]]:
+    """The ranking if the game ended now: who is leaving counts as out this round."""
+    new = state.model_copy(deep=True)
+    for player in new.players:
+        if player.active and player.id in new.leaving:
+            player.eliminated_in_round = new.round
+    return final_ranking(new)
 
 
 def game_over(state: State) -> bool:

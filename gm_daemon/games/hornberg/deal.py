@@ -87,12 +87,13 @@ def _shuffle_and_deal(state: State, dealer: str, rng: random.Random) -> None:
     for _ in range(state.options.hand_size):
         for seat in order:
             hands[seat].append(deck.pop())
-    state.hands = {seat: hands[seat] for seat in state.seat_ids}
+    state.hands = {seat: hands.get(seat, []) for seat in state.seat_ids}
     state.pile = deck
+    state.discarded = []
 
 
 def _seats_from(state: State, first: str) -> list[str]:
-    ids = state.seat_ids
+    ids = state.playing_ids
     start = ids.index(first)
     return ids[start:] + ids[:start]
 

@@ -8,7 +8,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from gm_daemon.games.hornberg import deal, nmr, reading
+from gm_daemon.games.hornberg import deal, flow, nmr, reading, rules
 from gm_daemon.games.hornberg.describe import example_orders, hand_text, orders_text
 from gm_daemon.games.hornberg.guide import help_text, order_format, rules_text
 from gm_daemon.games.hornberg.model import SeatInfo, State
@@ -56,6 +56,10 @@ class Hornberg:
         "en": "the deal of the cards",
     }
     phase_types: ClassVar[tuple[str, ...]] = ("turn",)
+    # What resigning (or being removed) means here; the confirmation request quotes it.
+    leave_means: ClassVar[Mapping[Lang, str]] = {
+        lang: say(lang, "leave_means") for lang in ("de", "en")
+    }
 
     # --- lifecycle -------------------------------------------------------------------
     def start(self, options: Options, seats: Sequence[Seat], rng: random.Random) -> State:
@@ -92,13 +96,21 @@ class Hornberg:
     def read_header(self, text: str, state: State) -> Header | None:
         return numbered_header(text, ("Zug", "Turn"), state.turn)
 
+    # --- a player leaving, a game ended now (optional hooks) ------------------------------
+    def leave(self, state: State, seat: str) -> State:
+        return rules.leave(state, seat)
+
+    def final_ranking(self, state: State) -> list[list[str]]:
+        """The totals of the rounds scored so far; the round in play counts nothing."""
+        return flow.ranking(state.totals)
+
     def owed(self, state: State) -> set[str]:
         return set() if state.finished or state.to_move is None else {state.to_move}
 
     def participants(self, state: State) -> set[str]:
         """Everyone may write (plans); a D&D player out for the round is told so by
         ``read_orders``, in words that do not sound as if he had left the game."""
-        return set() if state.finished else set(state.seat_ids)
+        return set() if state.finished else set(state.playing_ids)
 
     # --- orders ----------------------------------------------------------------------
     def read_orders(
@@ -206,7 +218,9 @@ def _picture(state: State, lang: Lang) -> Attachment:
 def public_view(state: State) -> dict[str, Any]:
     """Everything anyone at the table could see: no hands (only their sizes), no pile order.
     The hands of D&D players who dropped out were shown at the table, so they are public."""
-    data = state.model_dump(mode="json", exclude={"hands", "pile"})
+    data = state.model_dump(mode="json", exclude={"hands", "pile", "discarded"})
+    if not state.left:
+        del data["left"]  # as before anyone could leave: older results read the same
     data["hand_sizes"] = {s: len(h) for s, h in state.hands.items()}
     data["pile_size"] = len(state.pile)
     data["revealed_hands"] = {s: list(state.hands[s]) for s in state.out}

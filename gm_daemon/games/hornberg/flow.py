@@ -13,7 +13,7 @@ import random
 from typing import Any
 
 from gm_daemon.games.hornberg import cards, deal, kq, rules
-from gm_daemon.games.hornberg.model import RoundEnd, RoundResult, State
+from gm_daemon.games.hornberg.model import RoundEnd, RoundResult, SeatScore, State
 from gm_daemon.games.hornberg.play import STEP, Move
 from gm_daemon.games.hornberg.window import window
 
@@ -131,6 +131,8 @@ def end_round(
     stuck: str | None = None,
 ) -> None:
     scores = rules.variant(state).score(state)
+    # who left the game keeps the points he had and scores nothing more (his kegs neither)
+    scores = [SeatScore(seat=s.seat) if s.seat in state.left else s for s in scores]
     for line in scores:
         state.totals[line.seat] += line.total
     state.history.append(

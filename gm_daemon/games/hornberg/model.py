@@ -115,6 +115,10 @@ class State(BaseModel):
     redeals: int = 0  # re-deals this round because the start player held no cannon (A-9)
     finished: bool = False
     ranking: list[list[str]] | None = None
+    left: list[str] = Field(default_factory=list)  # seats that left the game: skipped
+    # The hands of who left, out of play face down (hidden like the pile); a new deal
+    # takes them back into the deck.
+    discarded: list[str] = Field(default_factory=list)
 
     @property
     def variant(self) -> str:
@@ -130,4 +134,12 @@ class State(BaseModel):
     def left_of(self, seat: str) -> str:
         """HB-1: "links" is the next seat in the fixed seating order."""
         ids = self.seat_ids
-        return ids[(ids.index(seat) + 1) % len(ids)]
+        for step in range(1, len(ids) + 1):
+            after = ids[(ids.index(seat) + step) % len(ids)]
+            if after not in self.left:  # a seat that left the game is skipped
+                return after
+        return seat
+
+    @property
+    def playing_ids(self) -> list[str]:
+        return [s for s in self.seat_ids if s not in self.left]

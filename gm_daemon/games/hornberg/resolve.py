@@ -49,6 +49,10 @@ def resolve(
 def _play_own(
     state: State, seat: str, own: Orders, nmr: bool, events: list[Event], rng: random.Random
 ) -> None:
+    if seat in state.left:  # left on turn with nobody else able to play: the turn passes
+        events.append(flow.skip_turn(state, seat))
+        flow.hand_on(state, events, rng)
+        return
     move = first_legal(state, seat, own.moves)
     how = "nmr" if nmr else ("plan" if own.plan != "none" else "direct")
     if move is None and nmr and not own.moves and state.options.nmr_policy == "skip":

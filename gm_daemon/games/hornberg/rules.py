@@ -40,6 +40,26 @@ def apply(state: State, seat: str, move: Move) -> dict[str, object]:
     return variant(state).apply(state, seat, move)
 
 
+def leave(state: State, seat: str) -> State:
+    """HB: a player who leaves is skipped from now on; his hand leaves the game face down,
+    his points stay. On turn, the turn passes to the next seat that can play; when none
+    can, it stays with him and the next resolution skips it (ending the round)."""
+    new = State.model_validate(state.model_dump())
+    if seat in new.left or new.finished:
+        return new
+    new.left.append(seat)
+    new.discarded += new.hands.get(seat, [])
+    new.hands[seat] = []
+    if new.to_move == seat:
+        after = new.left_of(seat)
+        for _ in new.playing_ids:
+            if after not in new.out and can_play(new, after):
+                new.to_move = after
+                break
+            after = new.left_of(after)
+    return new
+
+
 def round_over(state: State) -> bool:
     """The end checked after every play: DD-8 (a) two complete rows, KQ-8 (a) dukes >= 30."""
     return variant(state).round_over(state)
@@ -66,4 +86,4 @@ def table_cards(state: State) -> list[str]:
 def all_cards(state: State) -> list[str]:
     """Hands + pile + table + collected + out of the game: always the whole box (66)."""
     in_hands = [c for hand in state.hands.values() for c in hand]
-    return [*in_hands, *state.pile, *table_cards(state), *state.out_of_game]
+    return [*in_hands, *state.pile, *table_cards(state), *state.out_of_game, *state.discarded]

@@ -10,7 +10,7 @@ from gm_daemon.games.kit.headers import numbered_header
 from gm_daemon.games.primtraktor import ack, report
 from gm_daemon.games.primtraktor.events import GameEnded, dump_events, load_events
 from gm_daemon.games.primtraktor.manual import example_orders, order_format, rules_summary
-from gm_daemon.games.primtraktor.model import Options, Orders, State, Tractor
+from gm_daemon.games.primtraktor.model import Elimination, Options, Orders, State, Tractor
 from gm_daemon.games.primtraktor.nmr import choose_nmr_leg
 from gm_daemon.games.primtraktor.orders import (
     LineProblem,
@@ -25,7 +25,7 @@ from gm_daemon.games.primtraktor.orders import (
 )
 from gm_daemon.games.primtraktor.picture import render_png
 from gm_daemon.games.primtraktor.resolution import occupancy, play_round
-from gm_daemon.games.primtraktor.scoring import ranking
+from gm_daemon.games.primtraktor.scoring import final_scores, ranking
 from gm_daemon.games.primtraktor.start import draw_start_cells
 from gm_daemon.games.primtraktor.texts import say
 from gm_daemon.games.protocol import (
@@ -73,6 +73,10 @@ class PrimtraktorGame:
     # The report marks every NMR leg in its table of legs and says why an NMR tractor is
     # out; the daemon's own NMR list would name those players a second time.
     reports_nmr: ClassVar[bool] = True
+    # What resigning (or being removed) means here; the confirmation request quotes it.
+    leave_means: ClassVar[Mapping[str, str]] = {
+        lang: say(lang, "leave_means") for lang in ("de", "en")
+    }
 
     # --- lifecycle -------------------------------------------------------------------
     def start(self, options: Options, seats: Sequence[Seat], rng: random.Random) -> State:
@@ -102,6 +106,25 @@ class PrimtraktorGame:
             finished=new_state.finished,
             ranking=final,
         )
+
+    # --- a player leaving, a game ended now (optional hooks) ------------------------------
+    def leave(self, state: State, seat: str) -> State:
+        """Out from the next round: his tractor drives the round now running (his orders or
+        the NMR leg) and is eliminated after it ("left"); trail, cells and survival time
+        stay, so his score so far counts."""
+        new = state.model_copy(deep=True)
+        if new.tractor(seat).active and seat not in new.leaving:
+            new.leaving.append(seat)
+        return new
+
+    def final_ranking(self, state: State) -> list[list[str]]:
+        """PT-17 – PT-19 on the board as it stands; a player who left counts as out now."""
+        new = state.model_copy(deep=True)
+        for seat in new.leaving:
+            tractor = new.tractor(seat)
+            if tractor.active:
+                tractor.eliminated = Elimination(round=new.round, phase=0, reason="left")
+        return ranking(new, final_scores(new))
 
     # --- phase facts -----------------------------------------------------------------
     def phase_number(self, state: State) -> int:

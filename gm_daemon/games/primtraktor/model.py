@@ -127,7 +127,7 @@ class Orders(BaseModel):
     legs: list[Leg] = Field(default_factory=list)
 
 
-EliminationReason = Literal["speed", "crash", "conflict", "nmr"]
+EliminationReason = Literal["speed", "crash", "conflict", "nmr", "left"]
 
 
 class Elimination(BaseModel):
@@ -137,6 +137,7 @@ class Elimination(BaseModel):
     ``crash``: Fahrfehler, drove onto a cell occupied before this phase (``others`` = owner).
     ``conflict``: lost a cell to ``others`` in the same phase, or arrived with them at once.
     ``nmr``: the NMR procedure found no possible leg (or round-1 NMR, PT-14).
+    ``left``: the player resigned or the GM removed him; out after the round he left in.
     """
 
     round: int
@@ -187,6 +188,7 @@ class State(BaseModel):
     tractors: list[Tractor]
     finished: bool = False
     ended_phase: int | None = None
+    leaving: list[str] = Field(default_factory=list)  # seats out once this round is played
 
     @model_validator(mode="after")
     def _seats_unique(self) -> State:

@@ -30,6 +30,8 @@ def elimination_reason(state: State, tractor: Tractor, out: Elimination, lang: s
         return say(lang, "why_speed")
     if out.reason == "nmr":
         return say(lang, "why_nmr")
+    if out.reason == "left":
+        return say(lang, "why_left")
     if out.reason == "crash":
         owner = out.others[0] if out.others else ""
         whose = (

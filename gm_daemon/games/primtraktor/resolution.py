@@ -81,11 +81,27 @@ def play_round(
         if len(play.state.active()) <= 1:
             _finish(play, last_phase, "last_tractor")
             return play.state, play.events
+    if _let_leave(play, max(last_phase, 1)):
+        return play.state, play.events
     if state.round >= state.options.max_rounds:
         _finish(play, last_phase, "round_limit")
     else:
         play.state.round += 1
     return play.state, play.events
+
+
+def _let_leave(play: RoundPlay, phase: int) -> bool:
+    """Who left during the round drove it (his orders or the NMR leg) and is out now, his
+    trail and cells kept (the game's ``leave``); True when that leaves one tractor."""
+    for seat in play.state.leaving:
+        tractor = play.state.tractor(seat)
+        if tractor.active:
+            play.eliminate(tractor, phase, "left")
+    play.state.leaving = []
+    if len(play.state.active()) <= 1:
+        _finish(play, phase, "last_tractor")
+        return True
+    return False
 
 
 def _make_plans(play: RoundPlay, orders: Mapping[str, Orders], defaulted: Set[str]) -> None:
