@@ -13,11 +13,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from gm_daemon.absences import AbsenceProblem, read_request
 from gm_daemon.games.kit.layout import table
 from gm_daemon.games.protocol import Attachment, CommandError, GameCommand
 from gm_daemon.games.text import fold
 from gm_daemon.loaded import Loaded, game_commands
 from gm_daemon.mailer import attachments, with_private
+from gm_daemon.store import AbsenceRow
 from gm_daemon.texts import Text, phrase, render
 
 if TYPE_CHECKING:
@@ -107,6 +109,68 @@ def _withdraw(mail: Mail, args: str, services: Services) -> Answer:
     return Answer(purpose, services.notice(mail, "withdrawn_subject", body))
 
 
+def _absent(mail: Mail, args: str, services: Services) -> Answer:
+    """ABWESEND: list, announce or cancel the sender's absences in this game."""
+    loaded, player = mail.game, mail.sender
+    referee, lang = services.referee, loaded.lang
+    try:
+        request = read_request(args)
+        if request.action == "add":
+            assert request.first is not None and request.last is not None
+            absence = referee.announce_absence(loaded, player.seat, request.first, request.last)
+            body = phrase(lang, "absence_taken", first=absence.first_day, last=absence.last_day)
+            body += _running_phase_note(mail, services, absence)
+            purpose = "absence-taken"
+        elif request.action == "cancel":
+            dropped = referee.cancel_absences(loaded.id, player.seat)
+            key = "absence_cancelled" if dropped else "absence_none_to_cancel"
+            body = phrase(lang, key, listing=_dates(dropped, lang))
+            purpose = "absence-cancelled"
+        else:
+            body = _listing(mail, services)
+            purpose = "absence-list"
+    except AbsenceProblem as problem:
+        body = f"{phrase(lang, problem.key, **problem.values)}\n\n{phrase(lang, 'absence_usage')}"
+        purpose = "absence-refused"
+    return Answer(purpose, services.notice(mail, "absence_subject", body))
+
+
+def _running_phase_note(mail: Mail, services: Services, absence: AbsenceRow) -> str:
+    """The round already running keeps its deadline even when it falls into the new
+    absence: said, so the player does not count on it."""
+    row = mail.game.row
+    if row.deadline_at is None:
+        return ""
+    day = row.deadline_at.astimezone(services.referee.tz).date()
+    if not absence.first_day <= day <= absence.last_day:
+        return ""
+    deadline = services.referee.deadline_text(mail.game)
+    return "\n\n" + phrase(mail.game.lang, "absence_running_phase", deadline=deadline)
+
+
+def _listing(mail: Mail, services: Services) -> str:
+    loaded, lang = mail.game, mail.game.lang
+    if not loaded.config.absences.enabled:
+        return phrase(lang, "absence_off")
+    own = services.referee.absences_of(loaded.id, mail.sender.seat)
+    limits = loaded.config.absences
+    key = "absence_list" if own else "absence_list_none"
+    text = phrase(lang, key, listing=_dates(own, lang))
+    return (
+        text
+        + "\n\n"
+        + phrase(
+            lang, "absence_limits", max_days=limits.max_days, max_per_player=limits.max_per_player
+        )
+    )
+
+
+def _dates(rows: Sequence[AbsenceRow], lang: str) -> str:
+    return "\n".join(
+        "  " + phrase(lang, "absence_span", first=a.first_day, last=a.last_day) for a in rows
+    )
+
+
 HELP = Command({"de": ("HILFE",), "en": ("HELP",)}, {}, "cmd_help", _help, needs_code=False)
 STATUS = Command({"de": ("STAND",), "en": ("STATUS",)}, {}, "cmd_status", _status)
 WITHDRAW = Command(
@@ -116,7 +180,13 @@ WITHDRAW = Command(
     _withdraw,
     needs_open=True,
 )
-CORE: tuple[Command, ...] = (HELP, STATUS, WITHDRAW)
+ABSENT = Command(
+    {"de": ("ABWESEND",), "en": ("ABSENT",)},
+    {"de": "[VON bis BIS | LÖSCHEN]", "en": "[FROM to TO | CANCEL]"},
+    "cmd_absent",
+    _absent,
+)
+CORE: tuple[Command, ...] = (HELP, STATUS, WITHDRAW, ABSENT)
 
 
 # --- a game's own commands ---------------------------------------------------------------------
@@ -150,5 +220,6 @@ def find(loaded: Loaded, word: str) -> Command | None:
 
 def listing(loaded: Loaded) -> str:
     """The commands of this game, one per line with its help, for HELP and the welcome."""
-    rows = [c.line(loaded.lang) for c in commands_of(loaded)]
+    shown = [c for c in commands_of(loaded) if c is not ABSENT or loaded.config.absences.enabled]
+    rows = [c.line(loaded.lang) for c in shown]
     return "\n".join("  " + line for line in table(rows))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import re
 import tomllib
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Annotated, Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -236,6 +236,24 @@ class PlayerConfig(Strict):
         return self.id or slugify(self.name)
 
 
+class AbsencesConfig(Strict):
+    """How players may announce absences by mail (``ABWESEND`` / ``ABSENT``)."""
+
+    max_days: Annotated[int, Field(ge=0)] = Field(
+        14, description="longest absence a player may announce, in days; 0 switches absences off"
+    )
+    max_per_player: Annotated[int, Field(ge=0)] = Field(
+        3, description="absences a player may have announced at once; 0 switches absences off"
+    )
+    public: bool = Field(
+        False, description="name the absent player when a deadline moves because of him"
+    )
+
+    @property
+    def enabled(self) -> bool:
+        return self.max_days > 0 and self.max_per_player > 0
+
+
 class GameConfig(Strict):
     id: Slug
     kind: str
@@ -244,10 +262,29 @@ class GameConfig(Strict):
     seed: str | None = None
     reminder: Duration | None = None
     resolve_early: bool = False
+    start: datetime | None = Field(
+        None,
+        description="local time the game begins (welcomes sent, first deadline counted from "
+        "it), e.g. 2026-12-07T18:00; nothing is sent before it. Default: at once",
+    )
+    absences: AbsencesConfig = Field(
+        default_factory=AbsencesConfig, description="absences announced by mail (ABWESEND)"
+    )
     safe_mode: SafeMode | None = None  # this game's own; else [daemon.safe_mode]
     deadlines: Deadlines
     players: list[PlayerConfig]
     options: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("start")
+    @classmethod
+    def _local_start(cls, start: datetime | None) -> datetime | None:
+        if start is not None and start.tzinfo is not None:
+            raise ValueError("start is local time in [daemon] timezone; leave out the offset")
+        return start
+
+    def start_at(self, tz: ZoneInfo) -> datetime | None:
+        """The configured start as an aware moment, or None for "at once"."""
+        return None if self.start is None else self.start.replace(tzinfo=tz).astimezone(UTC)
 
     @field_validator("kind")
     @classmethod
