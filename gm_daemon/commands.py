@@ -80,9 +80,16 @@ def _status(mail: Mail, args: str, services: Services) -> Answer:
         phase_label=loaded.label(),
         status=with_private(report, player.seat).rstrip(),
         orders=_orders_on_file(mail, services),
-        deadline=services.referee.deadline_text(loaded),
+        deadline=_deadline_with_note(loaded, services),
     )
     return Answer("status", text, attachments(report, player.seat))
+
+
+def _deadline_with_note(loaded: Loaded, services: Services) -> str:
+    """The deadline, and why it is not the schedule's when an absence moved it."""
+    note = services.referee.deadline_note(loaded)
+    deadline = services.referee.deadline_text(loaded)
+    return f"{deadline}\n{note}" if note else deadline
 
 
 def _orders_on_file(mail: Mail, services: Services) -> str:
@@ -156,13 +163,10 @@ def _listing(mail: Mail, services: Services) -> str:
     limits = loaded.config.absences
     key = "absence_list" if own else "absence_list_none"
     text = phrase(lang, key, listing=_dates(own, lang))
-    return (
-        text
-        + "\n\n"
-        + phrase(
-            lang, "absence_limits", max_days=limits.max_days, max_per_player=limits.max_per_player
-        )
+    limits_text = phrase(
+        lang, "absence_limits", max_days=limits.max_days, max_per_player=limits.max_per_player
     )
+    return f"{text}\n\n{limits_text}\n\n{phrase(lang, 'absence_usage')}"
 
 
 def _dates(rows: Sequence[AbsenceRow], lang: str) -> str:
@@ -182,7 +186,7 @@ WITHDRAW = Command(
 )
 ABSENT = Command(
     {"de": ("ABWESEND",), "en": ("ABSENT",)},
-    {"de": "[VON bis BIS | LÖSCHEN]", "en": "[FROM to TO | CANCEL]"},
+    {"de": "[VON bis BIS]", "en": "[FROM to TO]"},
     "cmd_absent",
     _absent,
 )

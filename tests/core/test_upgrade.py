@@ -140,10 +140,11 @@ def test_the_release_database_is_migrated_in_place_after_a_backup(tmp_path: Path
     Store(database).close()
     (backup,) = tmp_path.glob("*.bak")
     assert re.fullmatch(r"gm\.sqlite\.v1-\d{8}T\d{6}Z\.bak", backup.name), backup.name
-    assert version(database) == SCHEMA_VERSION == 2
+    assert version(database) == SCHEMA_VERSION == 3
     assert version(backup) == 0 and dump(backup) == before  # the old database, row for row
     assert query(backup, "PRAGMA journal_mode") == [("delete",)]  # one file, no -wal beside
     after = dump(database)
+    assert after.pop("absences") == []  # version 3: a table of its own, empty
     assert ("schema_version", "2") in before["meta"]
     assert after.pop("meta") == [r for r in before.pop("meta") if r[0] != "schema_version"]
     assert after == before  # no game, order, phase or mail touched
@@ -189,6 +190,17 @@ def test_a_database_of_the_first_schema_reaches_the_latest(tmp_path: Path) -> No
     assert schema(path) == schema(fresh(tmp_path / "other"))
     assert query(path, "SELECT * FROM meta") == []
     assert len(list(path.parent.glob("gm.sqlite.v1-*.bak"))) == 1
+
+
+def test_a_database_of_version_2_gets_the_absences_table(tmp_path: Path) -> None:
+    path = fresh(tmp_path)
+    with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as db:
+        db.execute("DROP TABLE absences")
+        db.execute("PRAGMA user_version = 2")
+    Store(path).close()
+    assert version(path) == SCHEMA_VERSION
+    assert schema(path) == schema(fresh(tmp_path / "other"))
+    assert len(list(path.parent.glob("gm.sqlite.v2-*.bak"))) == 1
 
 
 def test_a_migration_that_fails_halfway_leaves_the_database_as_it_was(
@@ -239,8 +251,9 @@ def test_the_cli_refuses_a_newer_database_in_one_line_with_exit_78(
     err = capsys.readouterr().err
     assert code == 78
     assert err.count("\n") == 1 and "Traceback" not in err, err
-    assert err.startswith(f"error: daemon.database {h.database} has schema version 3")
-    assert "gm.sqlite.v2-*.bak" in err  # where this code's own database may be found
+    newer_version = SCHEMA_VERSION + 1
+    assert err.startswith(f"error: daemon.database {h.database} has schema version {newer_version}")
+    assert f"gm.sqlite.v{SCHEMA_VERSION}-*.bak" in err  # where this code's own database may be found
 
 
 # --- the games play on ------------------------------------------------------------------------
