@@ -253,7 +253,9 @@ def test_the_cli_refuses_a_newer_database_in_one_line_with_exit_78(
     assert err.count("\n") == 1 and "Traceback" not in err, err
     newer_version = SCHEMA_VERSION + 1
     assert err.startswith(f"error: daemon.database {h.database} has schema version {newer_version}")
-    assert f"gm.sqlite.v{SCHEMA_VERSION}-*.bak" in err  # where this code's own database may be found
+    assert (
+        f"gm.sqlite.v{SCHEMA_VERSION}-*.bak" in err
+    )  # where this code's own database may be found
 
 
 # --- the games play on ------------------------------------------------------------------------
