@@ -126,7 +126,7 @@ class Daemon:
         self._make_transports = transports
         self.config = load_config(config_path)
         self.store = Store(self.config.daemon.database)
-        self.referee = Referee(self.config, self.store, clock, config_path=config_path)
+        self.referee = Referee(self.config, self.store, clock, config_path=config_path.absolute())
         self.intake = Intake(self.referee, self.store, clock)
         self.inbox, self.sender = transports(self.config)
         self.outbox = OutboxSender(self.store, self.sender, self.config.mail.address, clock)
