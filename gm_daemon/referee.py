@@ -302,10 +302,11 @@ class Referee:
             phase_started_at=now,
         )
         loaded = replace(loaded, row=row)
+        note = self.deadline_note(loaded)
         self.mailer.report_to_each(
             loaded,
             "phase-ready",
-            lambda p: _with_deadline(loaded, p, self.deadline_text(loaded)),
+            lambda p: _with_deadline(loaded, p, self.deadline_text(loaded), note),
             "phase_ready",
         )
         log.info("game %s: %s can start, deadline %s", loaded.id, loaded.label(), deadline)
@@ -810,8 +811,10 @@ class Referee:
         return "\n\n".join(parts) + "\n"
 
 
-def _with_deadline(loaded: Loaded, player: PlayerRow, deadline: str) -> Report:
-    """The seat's status report with the deadline now in force under it."""
+def _with_deadline(loaded: Loaded, player: PlayerRow, deadline: str, note: str = "") -> Report:
+    """The seat's status report with the deadline now in force under it, and why it is not
+    the schedule's (``Referee.deadline_note``) when an absence moved it."""
     report = loaded.engine.status(loaded.state, player.seat, loaded.lang)
     line = phrase(loaded.lang, "next_deadline", phase_label=loaded.label(), deadline=deadline)
+    line += f"\n{note}" if note else ""
     return replace(report, public=report.public.rstrip() + "\n\n" + line + "\n")
