@@ -97,7 +97,12 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="process everything due (mail, deadlines, outbox), then exit",
     )
-    command("check", _check, "validate the config; every problem named with its key path")
+    check = command("check", _check, "validate the config; every problem named with its key path")
+    check.add_argument(
+        "--connect",
+        action="store_true",
+        help="then log in to IMAP and SMTP as the daemon would, one line per server; sends nothing",
+    )
     status = command("status", _status, "games, phases, deadlines, who owes orders")
     status.add_argument("--game", help="only this game")
     status.add_argument("--json", action="store_true", help="machine-readable, with full state")
@@ -118,11 +123,20 @@ def _parser() -> argparse.ArgumentParser:
     group = extend.add_mutually_exclusive_group(required=True)
     group.add_argument("--until", help="new deadline, local time: 2026-12-05T18:00")
     group.add_argument("--by", help="add a duration to the deadline: 24h, 2d")
-    command("pause", _pause, "pause a game: no deadline fires", game=True)
-    command("resume", _resume, "resume a paused game", game=True)
+    add_reason(extend)
+    add_reason(command("pause", _pause, "pause a game: no deadline fires", game=True))
+    add_reason(command("resume", _resume, "resume a paused game", game=True))
     replace = command("replace-player", _replace, "give a player a new address", game=True)
     replace.add_argument("--player", required=True, help="player name (or its id)")
     replace.add_argument("--email", required=True, help="the new address")
+    add_reason(replace)
+    announce = command("announce", _announce, "a message to every player and observer")
+    which_games = announce.add_mutually_exclusive_group(required=True)
+    which_games.add_argument("--game", help="game id from the config")
+    which_games.add_argument("--all", action="store_true", help="every running game")
+    what = announce.add_mutually_exclusive_group(required=True)
+    what.add_argument("--text", help="the message")
+    what.add_argument("--file", type=Path, help="a UTF-8 file holding the message")
     absences = command(
         "absences", _absences, "absences players announced (ABWESEND): list, or --drop N", game=True
     )
@@ -131,11 +145,40 @@ def _parser() -> argparse.ArgumentParser:
     parse.add_argument("--player", required=True, help="player name (or its id)")
     parse.add_argument("file", nargs="?", type=Path, help="order text (stdin without)")
     sub.add_parser("diplomacy", help="Diplomacy adjudicator tools (gm-daemon diplomacy -h)")
+    reference = sub.add_parser(
+        "config-reference",
+        help="print every config key as Markdown (docs/config.md is this output)",
+        description="Print every config key as Markdown: path, type, default, what it does.",
+    )
+    reference.set_defaults(handler=_config_reference)
     return parser
+
+
+def add_reason(cmd: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """The one ``--reason`` of every GM action the players are told of: their notice quotes
+    it (``mailer.with_reason``), so they learn why, not only what."""
+    cmd.add_argument(
+        "--reason", help="why, in a few words; the players' notice quotes it", metavar="TEXT"
+    )
+    return cmd
+
+
+def reason_of(options: argparse.Namespace) -> str | None:
+    """The GM's reason as one line, or None when he gave none (or only blanks)."""
+    text = " ".join((getattr(options, "reason", None) or "").split())
+    return text or None
+
+
+def _config_reference(options: argparse.Namespace) -> int:
+    from gm_daemon.config_reference import reference
+
+    sys.stdout.write(reference())
+    return 0
 
 
 def _run(options: argparse.Namespace) -> int:
     daemon = Daemon(options.config)
+    logging.getLogger().setLevel(daemon.config.daemon.log_level)
     try:
         asyncio.run(daemon.run_once() if options.once else daemon.run())
     except AlreadyRunning as exc:
@@ -165,7 +208,17 @@ def _check(options: argparse.Namespace) -> int:
                 "later start, or remove the line to start now)"
             )
     print(f"{options.config}: OK")
-    return 0
+    return _connect(config) if options.connect else 0
+
+
+def _connect(config: Config) -> int:
+    """Try the daemon's own connections; 1 when any failed (each says why)."""
+    from gm_daemon.connect import try_servers
+
+    outcomes = asyncio.run(try_servers(config))
+    for outcome in outcomes:
+        print(outcome.line)
+    return 0 if all(outcome.ok for outcome in outcomes) else 1
 
 
 def _open(options: argparse.Namespace, scheduled_ok: bool = False) -> tuple[Config, Store, Referee]:
@@ -411,30 +464,61 @@ def _extend(options: argparse.Namespace) -> int:
             f"{local_text(until, config.daemon.tz, 'en')} has passed; to end the round now "
             f"use: gm-daemon resolve --game {options.game}"
         )
-    referee.extend(options.game, until)
+    referee.extend(options.game, until, reason_of(options))
     print(f"{options.game}: deadline now {local_text(until, config.daemon.tz, 'en')}")
     return 0
 
 
 def _pause(options: argparse.Namespace) -> int:
     _, _, referee = _open(options)
-    referee.pause(options.game, True)
+    referee.pause(options.game, True, reason_of(options))
     print(f"{options.game}: paused")
     return 0
 
 
 def _resume(options: argparse.Namespace) -> int:
     _, _, referee = _open(options)
-    referee.pause(options.game, False)
+    referee.pause(options.game, False, reason_of(options))
     print(f"{options.game}: running")
     return 0
 
 
 def _replace(options: argparse.Namespace) -> int:
     _, _, referee = _open(options)
-    player = referee.replace_address(options.game, options.player, check_address(options.email))
+    player = referee.replace_address(
+        options.game, options.player, check_address(options.email), reason_of(options)
+    )
     print(f"{options.game}: {player.name} now plays from {player.email}")
     return 0
+
+
+def _announce(options: argparse.Namespace) -> int:
+    """The GM's message, queued in one transaction per game: a running daemon sends it
+    within a second, as it sends what ``resolve`` queues."""
+    _, store, referee = _open(options)
+    text = options.text if options.text is not None else _message_file(options.file)
+    if not text.strip():
+        raise ValueError("the message is empty; give --text TEXT or --file FILE with the text")
+    if options.all:
+        game_ids = [row.id for row in store.games() if not row.finished]
+        game_ids = [game_id for game_id in game_ids if referee.load(game_id) is not None]
+        if not game_ids:
+            raise LookupError("no running game to announce to")
+    else:
+        game_ids = [options.game]
+    for game_id in game_ids:
+        count = referee.announce(game_id, text)
+        print(f"{game_id}: message queued for {count} recipient(s)")
+    return 0
+
+
+def _message_file(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise ValueError(f"{path} is not UTF-8 text; save it as UTF-8") from None
+    except OSError as exc:
+        raise ValueError(f"cannot read {path}: {exc.strerror or exc}") from None
 
 
 def _absences(options: argparse.Namespace) -> int:

@@ -22,6 +22,7 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gm_daemon.config import Config, ConfigError, load_config
 from gm_daemon.intake import Intake
@@ -33,6 +34,10 @@ from gm_daemon.referee import Referee
 from gm_daemon.reliability import CannotStore, DaemonLock, content_digest, report_failed_mail
 from gm_daemon.safemode import INTAKE_OK
 from gm_daemon.store import Store, from_iso, iso
+
+if TYPE_CHECKING:
+    from gm_daemon.mail.imap import ImapInbox
+    from gm_daemon.mail.smtp import SmtpSender
 
 log = logging.getLogger(__name__)
 
@@ -76,12 +81,16 @@ def make_transports(config: Config) -> tuple[Inbox, Sender]:
         from gm_daemon.mail.maildir import MaildirInbox, MaildirSender
 
         return MaildirInbox(mail.maildir.inbox), MaildirSender(mail.maildir.outbox)
-    from gm_daemon.mail.imap import ImapInbox
-    from gm_daemon.mail.smtp import SmtpSender
+    return make_imap_inbox(config), make_smtp_sender(config)
 
-    imap, smtp = mail.imap, mail.smtp
-    assert imap is not None and smtp is not None  # the config guarantees both
-    inbox = ImapInbox(
+
+def make_imap_inbox(config: Config) -> ImapInbox:
+    """The production inbox; ``gm-daemon check --connect`` tries this very one."""
+    from gm_daemon.mail.imap import ImapInbox
+
+    imap = config.mail.imap
+    assert imap is not None  # the config guarantees it for transport "imap"
+    return ImapInbox(
         host=imap.host,
         port=imap.port,
         security=imap.security,
@@ -93,17 +102,25 @@ def make_transports(config: Config) -> tuple[Inbox, Sender]:
         ssl_context=_ssl_context(imap.ca_file),
         timeout=imap.timeout_seconds,
         idle_renew=imap.idle_renew_seconds,
+        processed_folder=imap.processed_folder,
     )
-    sender = SmtpSender(
+
+
+def make_smtp_sender(config: Config) -> SmtpSender:
+    """The production sender; ``gm-daemon check --connect`` tries this very one."""
+    from gm_daemon.mail.smtp import SmtpSender
+
+    smtp = config.mail.smtp
+    assert smtp is not None  # the config guarantees it for transport "imap"
+    return SmtpSender(
         host=smtp.host,
         port=smtp.port,
         security=smtp.security,
         username=smtp.username,
         password=smtp.password(),
-        local_hostname=mail.domain,
+        local_hostname=config.mail.domain,
         ssl_context=_ssl_context(smtp.ca_file),
     )
-    return inbox, sender
 
 
 def _ssl_context(ca_file: Path | None):  # type: ignore[no-untyped-def]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Protocol
 
 from gm_daemon.commands import Answer, find
@@ -78,6 +78,36 @@ class RateLimit:
         return None
 
 
+class ObserverSender:
+    """An observer's mail is never read as orders. He is told so once, in his language,
+    and not again however often he writes (a reply-all to every result must not make a
+    conversation); an address that also plays in another game passes on as a player."""
+
+    name = "observer"
+
+    def check(self, mail: Mail, services: Services) -> Stop | None:
+        sender = mail.incoming.sender
+        if services.referee.seats_of(sender):
+            return None
+        watched = [
+            (game, observer)
+            for game in services.config.games
+            for observer in game.observers
+            if observer.email == sender.lower()
+        ]
+        if not watched:
+            return None
+        if services.answered_since(sender, "observer", datetime.min.replace(tzinfo=UTC)):
+            return Stop("observer (answered before)")
+        game, observer = watched[0]
+        lang = observer.language or game.language
+        body = phrase(lang, "observer_no_orders", game_id=game.id)
+        text = services.mailer.notice_to(
+            lang, game.id, observer.name, "observer_no_orders_subject", body
+        )
+        return Stop("observer", Answer("observer", text), sender)
+
+
 class KnownSender:
     """Only registered addresses play; a stranger is told so, in both languages, once per
     ``mail.stranger_reply_every``: twenty forged mails in a victim's name make one answer,
@@ -118,7 +148,7 @@ class ReadableContent:
         subject = mail.incoming.subject
         named = [p for p in mail.players if _names_game(p.game_id, subject, mail.envelope.game)]
         player = (named or mail.players)[0]
-        lang = services.config.game(player.game_id).language
+        lang = services.config.game(player.game_id).language_of(player.seat)
         body = phrase(lang, "encrypted", how=how)
         text = services.mailer.notice_text(lang, player, "encrypted_subject", body)
         return Stop(f"not read: encrypted ({how})", Answer("encrypted", text), player)
@@ -146,13 +176,14 @@ class OneGame:
         loaded = services.referee.load(chosen.game_id)
         if loaded is None:
             return Stop("game left the config")
-        mail.game, mail.sender = loaded, loaded.player(chosen.seat)
+        # from here on the game speaks the sender's language: every answer is in it
+        mail.game, mail.sender = loaded.for_seat(chosen.seat), loaded.player(chosen.seat)
         return None
 
     @staticmethod
     def _ask(mail: Mail, services: Services, key: str, **values: str) -> Stop:
         first = mail.players[0]
-        lang = services.config.game(first.game_id).language
+        lang = services.config.game(first.game_id).language_of(first.seat)
         games = ", ".join(f"[{p.game_id}]" for p in mail.players)
         body = phrase(lang, key, games=games, example=first.game_id, **values)
         text = services.mailer.notice_text(lang, first, "which_game_subject", body)
@@ -272,6 +303,7 @@ GUARDS: tuple[Guard, ...] = (
     AutomatedMail(),
     WritableSender(),
     RateLimit(),
+    ObserverSender(),
     KnownSender(),
     ReadableContent(),
     OneGame(),

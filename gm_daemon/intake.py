@@ -233,7 +233,7 @@ class Intake:
             if incoming.automated or not players:
                 return
             try:  # the mail is set aside whatever happens here: the loop must go on
-                lang = self.config.game(players[0].game_id).language
+                lang = self.config.game(players[0].game_id).language_of(players[0].seat)
                 reply = Reply("error_subject", phrase(lang, "error"), "error")
                 self.mailer.notice(None, players[0], lang, reply, in_reply_to=incoming.message_id)
             except Exception:

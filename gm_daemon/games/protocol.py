@@ -139,6 +139,15 @@ S = TypeVar("S", bound=BaseModel)
 Opt = TypeVar("Opt", bound=BaseModel)
 
 
+@dataclass(frozen=True)
+class Shape:
+    """``Annotated`` metadata naming a config value's type for ``gm-daemon
+    config-reference`` where the Python type says too little: to pydantic a duration is a
+    ``str``, but the GM must learn to write ``"24h"``. Pydantic ignores it."""
+
+    name: str
+
+
 @dataclass
 class Accepted(Generic[Ord]):
     """A valid submission: the orders to store, and warnings about what was auto-corrected."""

@@ -18,11 +18,18 @@ is noticed within ``idle_renew + timeout`` and replaced.
 Keys are ``imap:<UIDVALIDITY>:<UID>``: if the server ever renumbers the folder (a new
 UIDVALIDITY), old keys no longer match and ``done()`` leaves those mails alone; they come
 back under new keys and the store recognises them by Message-ID.
+
+With a ``processed_folder``, ``done()`` also moves the mail there (after \\Seen, so it arrives
+read): UID MOVE where the server offers MOVE, else UID COPY, \\Deleted and UID EXPUNGE (plain
+EXPUNGE without UIDPLUS). The folder is created (and subscribed) when missing. Folder names in
+the config separate their levels with "/", whatever separator the server uses. A server that
+refuses the move leaves the mail where it is, read: it is stored, so nothing is lost.
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import ipaddress
 import logging
@@ -38,6 +45,7 @@ from aioimaplib import (
     STOP_WAIT_SERVER_PUSH,
     AioImapException,
     Command,
+    Response,
 )
 
 from gm_daemon.mail.transport import RawMail
@@ -46,6 +54,7 @@ log = logging.getLogger(__name__)
 
 Security = Literal["tls", "starttls", "none"]
 SECURITY_KEY = "mail.imap.security"
+PROCESSED_KEY = "mail.imap.processed_folder"
 IDLE_RENEW_SECONDS = 29 * 60  # RFC 2177: servers may drop an IDLE older than 30 minutes
 FETCH_ITEMS = "(UID BODY.PEEK[])"
 STORE_BATCH = 500  # UIDs per UID STORE: one round trip for a burst, command lines stay short
@@ -67,6 +76,19 @@ class _ConnectionLost(ConnectionError):
 
 class _CommandFailed(AioImapException):
     """The server answered NO/BAD to a command that normally succeeds (retried)."""
+
+
+class _MoveRefused(Exception):
+    """The server refused to file handled mail away (quota, rights): logged, not retried."""
+
+
+@dataclass(frozen=True)
+class ImapProbe:
+    """What one trial connection found (``ImapInbox.probe``)."""
+
+    mails: int
+    unseen: int
+    processed_exists: bool | None  # None: no processed_folder configured
 
 
 _TRANSIENT: tuple[type[BaseException], ...] = (
@@ -110,6 +132,8 @@ class _Session:
     lost: asyncio.Future[Exception | None]
     idle: asyncio.Future[object] | None = None  # the running IDLE command, until reaped
     done_sent: bool = False  # DONE was sent for ``idle``
+    exists: int = 0  # messages in the folder when it was selected
+    processed: str | None = None  # the processed folder's name on the server, once it exists
 
     @property
     def capabilities(self) -> set[str]:
@@ -135,7 +159,11 @@ class ImapInbox:
         batch: int = 50,
         backoff: Backoff = Backoff(),
         idle_renew: float | None = None,
+        processed_folder: str | None = None,
+        ignore_capabilities: frozenset[str] = frozenset(),
     ) -> None:
+        """``ignore_capabilities``: act as if the server lacked these (MOVE, UIDPLUS), so
+        the tests take the fallbacks against a server that has them."""
         if security not in ("tls", "starttls", "none"):
             raise ValueError(f"{SECURITY_KEY} must be tls, starttls or none, not {security!r}")
         self._host, self._port, self._security = host, port, security
@@ -144,6 +172,8 @@ class ImapInbox:
         self._ssl_context = ssl_context
         self._timeout, self._batch, self.backoff = timeout, batch, backoff
         self._idle_renew = idle_renew  # None: IDLE_RENEW_SECONDS
+        self._processed_folder = processed_folder
+        self._ignored = {name.upper() for name in ignore_capabilities}
         self._session: _Session | None = None
         self._outage: _Outage | None = None  # a call gave up: when to try again
         self._lock = asyncio.Lock()
@@ -158,9 +188,7 @@ class ImapInbox:
             return await self._retrying(lambda session: self._fetch_unseen(session, limit))
 
     async def done(self, key: str) -> None:
-        uidvalidity, uid = _parse_key(key)
-        async with self._lock:
-            await self._retrying(lambda session: self._mark_seen(session, uidvalidity, uid))
+        await self.done_all([key])
 
     async def done_all(self, keys: Sequence[str]) -> None:
         parsed = [_parse_key(key) for key in keys]
@@ -340,13 +368,16 @@ class ImapInbox:
             raise ImapError(f"IMAP login as {self._username} refused: {text}")
 
     async def _select(self, session: _Session) -> int:
-        response = await self._call(session, session.client.select(_quote(self._folder)))
+        mailbox = _quote(encode_mailbox(self._folder))
+        response = await self._call(session, session.client.select(mailbox))
         text = _text(response.lines)
         if response.result != "OK":
             raise ImapError(f"cannot select IMAP folder {self._folder!r}: {text}")
         found = re.search(r"UIDVALIDITY (\d+)", text)
         if not found:
             raise ImapError(f"server sent no UIDVALIDITY for {self._folder!r}")
+        exists = re.search(r"(\d+) EXISTS", text)
+        session.exists = int(exists.group(1)) if exists else 0
         return int(found.group(1))
 
     def _drop(self) -> None:
@@ -426,35 +457,139 @@ class ImapInbox:
             if uid in bodies  # expunged meanwhile: nothing to fetch
         ]
 
-    async def _mark_seen(self, session: _Session, uidvalidity: int, uid: int) -> None:
-        if uidvalidity != session.uidvalidity:
-            log.warning(
-                "not marking UID %s: UIDVALIDITY changed from %s to %s",
-                uid,
-                uidvalidity,
-                session.uidvalidity,
-            )
-            return
-        store = session.client.uid("store", str(uid), "+FLAGS.SILENT", r"(\Seen)")
-        response = await self._call(session, store)
-        if response.result != "OK":
-            raise _CommandFailed(f"UID STORE: {_text(response.lines)}")
-        self._returned.discard((uidvalidity, uid))
-
     async def _mark_all_seen(self, session: _Session, keys: list[tuple[int, int]]) -> None:
-        """One UID STORE per ``STORE_BATCH`` UIDs; a UID of an older UIDVALIDITY is skipped
-        with a warning, as in ``_mark_seen``."""
+        """One UID STORE per ``STORE_BATCH`` UIDs (then the move to the processed folder);
+        a UID of an older UIDVALIDITY is skipped with a warning: it names another mail now."""
         current = sorted({uid for validity, uid in keys if validity == session.uidvalidity})
         if len(current) < len(keys):
             log.warning("not marking %d UIDs of an old UIDVALIDITY", len(keys) - len(current))
         for start in range(0, len(current), STORE_BATCH):
             batch = current[start : start + STORE_BATCH]
             uid_set = ",".join(map(str, batch))
-            store = session.client.uid("store", uid_set, "+FLAGS.SILENT", r"(\Seen)")
-            response = await self._call(session, store)
-            if response.result != "OK":
-                raise _CommandFailed(f"UID STORE: {_text(response.lines)}")
+            await self._store_flag(session, uid_set, r"(\Seen)")
+            if self._processed_folder is not None:
+                await self._file_away(session, uid_set)
             self._returned.difference_update((session.uidvalidity, uid) for uid in batch)
+
+    async def _store_flag(self, session: _Session, uid_set: str, flags: str) -> None:
+        store = session.client.uid("store", uid_set, "+FLAGS.SILENT", flags)
+        response = await self._call(session, store)
+        if response.result != "OK":
+            raise _CommandFailed(f"UID STORE: {_text(response.lines)}")
+
+    # --- the processed folder ------------------------------------------------------------
+    async def _file_away(self, session: _Session, uid_set: str) -> None:
+        """Move handled (stored, \\Seen) mail to the processed folder. Repeating it after a
+        dropped connection is harmless: UIDs already moved match nothing. Refused (quota,
+        rights, a folder that cannot be made), the mail stays here, read, and the GM reads
+        why in the log; it is stored, so it is neither lost nor fetched again."""
+        try:
+            for attempt in (1, 2):
+                target = await self._processed_mailbox(session)
+                try:
+                    await self._move(session, uid_set, target)
+                    return
+                except _MoveRefused as exc:
+                    if attempt == 2 or "TRYCREATE" not in str(exc).upper():
+                        raise
+                    session.processed = None  # deleted meanwhile: make it again
+        except (_MoveRefused, ImapError) as exc:
+            log.error(
+                "cannot move handled mail (UIDs %s) to %s: %s; it stays in %s, marked as read",
+                uid_set,
+                self._processed_folder,
+                exc,
+                self._folder,
+            )
+
+    async def _move(self, session: _Session, uid_set: str, target: str) -> None:
+        if self._has(session, "MOVE"):
+            await self._refusable(session, session.client.uid("move", uid_set, _quote(target)))
+            return
+        await self._refusable(session, session.client.uid("copy", uid_set, _quote(target)))
+        await self._store_flag(session, uid_set, r"(\Deleted)")
+        if self._has(session, "UIDPLUS"):
+            expunge = session.client.uid("expunge", uid_set)
+        else:  # also expunges what others flagged \Deleted here: RFC 3501 offers no less
+            expunge = session.client.expunge()
+        response = await self._call(session, expunge)
+        if response.result != "OK":
+            raise _CommandFailed(f"EXPUNGE: {_text(response.lines)}")
+
+    async def _refusable(self, session: _Session, command: Awaitable[Response]) -> None:
+        response = await self._call(session, command)
+        if response.result != "OK":
+            raise _MoveRefused(_text(response.lines))
+
+    def _has(self, session: _Session, capability: str) -> bool:
+        return capability not in self._ignored and capability in session.capabilities
+
+    async def _processed_mailbox(self, session: _Session) -> str:
+        """The processed folder's name on the server, created (and subscribed, so mail
+        clients show it) when missing; asked once per connection."""
+        if session.processed is None:
+            assert self._processed_folder is not None
+            name = await self._server_name(session, self._processed_folder)
+            if not await self._mailbox_exists(session, name):
+                await self._create(session, name)
+            session.processed = name
+        return session.processed
+
+    async def _server_name(self, session: _Session, folder: str) -> str:
+        """``folder`` ("GM/erledigt") in the server's terms: its personal namespace prefix
+        and hierarchy separator (NAMESPACE, else LIST "" ""), each level in modified UTF-7."""
+        prefix, delimiter = "", None
+        if "NAMESPACE" in session.capabilities:
+            response = await self._call(session, session.client.protocol.namespace())
+            if response.result == "OK":
+                prefix, delimiter = parse_namespace(response.lines)
+        if delimiter is None:
+            response = await self._call(session, session.client.list('""', '""'))
+            if response.result != "OK":
+                raise _CommandFailed(f"LIST: {_text(response.lines)}")
+            delimiter = parse_delimiter(response.lines)
+        return server_mailbox(folder, prefix, delimiter)
+
+    async def _mailbox_exists(self, session: _Session, name: str) -> bool:
+        response = await self._call(session, session.client.list('""', _quote(name)))
+        if response.result != "OK":
+            raise _CommandFailed(f"LIST: {_text(response.lines)}")
+        return any(
+            isinstance(line, bytes) and line.startswith(b"(") and b"\\NonExistent" not in line
+            for line in response.lines[:-1]
+        )
+
+    async def _create(self, session: _Session, name: str) -> None:
+        response = await self._call(session, session.client.create(_quote(name)))
+        text = _text(response.lines)
+        if response.result != "OK" and "ALREADYEXISTS" not in text.upper():
+            raise ImapError(
+                f"cannot create IMAP folder {self._processed_folder!r} ({PROCESSED_KEY}): {text}"
+            )
+        log.info("IMAP folder %s created for handled mail", self._processed_folder)
+        with contextlib.suppress(*_TRANSIENT):  # only for the GM's mail client: no harm
+            await self._call(
+                session, session.client.protocol.simple_command("SUBSCRIBE", _quote(name))
+            )
+
+    # --- a trial connection --------------------------------------------------------------
+    async def probe(self) -> ImapProbe:
+        """Connect, log in and select exactly as the daemon does (same TLS context, same
+        login), once, without retries, and count what the folder holds; marks, moves and
+        creates nothing. Raises what connecting raised, for ``gm-daemon check --connect``
+        to name."""
+        async with self._lock:
+            self._drop()
+            session = self._session = await self._connect()
+            try:
+                unseen = len(await self._unseen(session))
+                processed = None
+                if self._processed_folder is not None:
+                    name = await self._server_name(session, self._processed_folder)
+                    processed = await self._mailbox_exists(session, name)
+                return ImapProbe(session.exists, unseen, processed)
+            finally:
+                await self.close()
 
     # --- waiting -----------------------------------------------------------------------
     async def _idle_session(self) -> _Session | None:
@@ -573,6 +708,83 @@ def parse_fetch(lines: Sequence[bytes | bytearray]) -> dict[int, bytes]:
             expected = int(match.group(1))
     flush()
     return found
+
+
+_NAMESPACE = re.compile(rb'^(?:NAMESPACE )?\(\("((?:[^"\\]|\\.)*)" (?:"((?:[^"\\]|\\.)*)"|NIL)\)')
+_LIST_DELIMITER = re.compile(rb'^\([^)]*\) (?:"((?:[^"\\]|\\.)*)"|NIL)')
+
+
+def parse_namespace(lines: Sequence[bytes | bytearray]) -> tuple[str, str | None]:
+    """(prefix, separator) of the first personal namespace of a NAMESPACE answer (RFC
+    2342), e.g. ``("INBOX.", ".")`` on Courier; ``("", None)`` when there is none."""
+    for line in lines:
+        found = _NAMESPACE.match(bytes(line))
+        if found:
+            prefix, delimiter = (_unquote(g) if g is not None else None for g in found.groups())
+            return prefix or "", delimiter
+    return "", None
+
+
+def parse_delimiter(lines: Sequence[bytes | bytearray]) -> str | None:
+    """The hierarchy separator of a LIST "" "" answer; None for a flat server (NIL)."""
+    for line in lines:
+        found = _LIST_DELIMITER.match(bytes(line))
+        if found:
+            return _unquote(found.group(1)) if found.group(1) is not None else None
+    return None
+
+
+def server_mailbox(folder: str, prefix: str, delimiter: str | None) -> str:
+    """A config folder name ("GM/erledigt", levels split by "/") as the server spells it:
+    its separator between the levels, its personal prefix in front (unless given), each
+    level in modified UTF-7. A level holding the server's separator would silently become
+    two levels, so it is refused, as is a nested name on a server without levels."""
+    levels = folder.split("/")
+    if delimiter is None and len(levels) > 1:
+        raise ImapError(
+            f"{PROCESSED_KEY} {folder!r}: this server has no folder levels; name one folder "
+            'without "/"'
+        )
+    for level in levels:
+        if delimiter is not None and delimiter != "/" and delimiter in level:
+            raise ImapError(
+                f"{PROCESSED_KEY} {folder!r}: the server separates folder levels with "
+                f'{delimiter!r}, so {level!r} would become two; separate levels with "/" '
+                f"and leave {delimiter!r} out of the names"
+            )
+    name = encode_mailbox((delimiter or "/").join(levels))
+    if prefix and not name.startswith(prefix) and name.upper() != "INBOX":
+        name = prefix + name
+    return name
+
+
+def encode_mailbox(name: str) -> str:
+    """Modified UTF-7 (RFC 3501, 5.1.3), as IMAP folder names travel: printable ASCII as it
+    is ("&" as "&-"), every other run as "&" + base64 of its UTF-16BE (with "," for "/") +
+    "-"; so "Erledigte Züge" becomes "Erledigte Z&APw-ge"."""
+    out: list[str] = []
+    run: list[str] = []
+
+    def flush() -> None:
+        if run:
+            data = "".join(run).encode("utf-16-be")
+            out.append(
+                "&" + base64.b64encode(data).decode("ascii").rstrip("=").replace("/", ",") + "-"
+            )
+            run.clear()
+
+    for char in name:
+        if " " <= char <= "~":
+            flush()
+            out.append("&-" if char == "&" else char)
+        else:
+            run.append(char)
+    flush()
+    return "".join(out)
+
+
+def _unquote(value: bytes) -> str:
+    return re.sub(rb"\\(.)", rb"\1", value).decode("utf-8", "replace")
 
 
 def _parse_key(key: str) -> tuple[int, int]:

@@ -124,16 +124,40 @@ class SmtpSender:
             except (SMTPException, OSError, TimeoutError):
                 log.info("SMTP connection went stale; reconnecting")
         self._drop()
+        try:
+            client = await self._open()
+        except (SMTPException, OSError, TimeoutError) as exc:
+            raise _connect_error(exc, self._options) from exc
+        self._client, self._last_used = client, time.monotonic()
+        return client
+
+    async def _open(self) -> aiosmtplib.SMTP:
+        """A fresh connection: greeting, EHLO, TLS as configured, AUTH. Raises aiosmtplib's
+        (or the socket's) own error, for the caller to classify."""
         client = aiosmtplib.SMTP(**self._options)  # type: ignore[arg-type]
         try:
             await client.connect()
             if self._login is not None:  # not inside connect(): see _abort
                 await client.login(*self._login)
-        except (SMTPException, OSError, TimeoutError) as exc:
+        except BaseException:
             _abort(client, client.transport)
-            raise _connect_error(exc, self._options) from exc
-        self._client, self._last_used = client, time.monotonic()
+            raise
         return client
+
+    async def probe(self, sender: str) -> None:
+        """Connect and log in exactly as sending does (same options, same TLS context), then
+        offer ``sender`` as MAIL FROM and take it back (RSET): a submission server that
+        will not let this login send as this address says so now. Sends nothing. Raises
+        aiosmtplib's own errors, for ``gm-daemon check --connect`` to name."""
+        client = await self._open()
+        try:
+            await client.mail(sender)
+            await client.rset()
+        finally:
+            with contextlib.suppress(SMTPException, OSError, TimeoutError):
+                await client.quit(timeout=5)
+            _abort(client, client.transport)
+            await asyncio.sleep(0)
 
     def _drop(self) -> None:
         client, self._client = self._client, None

@@ -28,7 +28,8 @@ class Inbox(Protocol):
         ...
 
     async def done(self, key: str) -> None:
-        """Mark a stored message as processed (\\Seen / moved to cur/), never to fetch again."""
+        """Mark a stored message as processed (\\Seen, and moved to the processed folder when
+        one is set / moved to cur/), never to fetch again."""
         ...
 
     async def done_all(self, keys: Sequence[str]) -> None:

@@ -23,6 +23,38 @@ def test_check_command(tmp_path):
     assert h.cli("check")[0] == 2
 
 
+def test_check_connect_with_maildir_has_no_server_but_checks_the_directories(tmp_path):
+    h = started(tmp_path)
+    h.send("anna@players.test", "Code: ANNA-1111\n17")
+    code, out = h.cli("check", "--connect")
+    assert code == 0, out
+    lines = out.splitlines()[-3:]
+    assert lines[0] == 'mail.transport = "maildir": no server to connect to'
+    assert (
+        lines[1]
+        == f"Maildir mail.maildir.inbox {h.inbox_dir}: readable and writable, 1 mail in new/"
+    )
+    assert lines[2].startswith(f"Maildir mail.maildir.outbox {h.outbox_dir}: readable and writable")
+    text = h.config_path.read_text()
+    h.config_path.write_text(text.replace(str(h.outbox_dir), str(tmp_path / "new" / "outbox")))
+    code, out = h.cli("check", "--connect")
+    assert code == 0 and out.splitlines()[-1].endswith(
+        f"created at the first start (in {tmp_path})"
+    )
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    for outbox, fault in (
+        (blocked, "not a directory"),
+        (blocked / "o", f"{blocked} is a file, not a directory"),
+    ):
+        h.config_path.write_text(text.replace(str(h.outbox_dir), str(outbox)))
+        code, out = h.cli("check", "--connect")
+        assert code == 1
+        assert out.splitlines()[-1] == (
+            f"Maildir mail.maildir.outbox {outbox}: FAILED: {fault} - check mail.maildir.outbox"
+        )
+
+
 def test_status_lists_who_owes_orders_and_the_deadline_zone(tmp_path):
     h = started(tmp_path)
     h.send("anna@players.test", "Code: ANNA-1111\n17")

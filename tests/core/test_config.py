@@ -125,3 +125,43 @@ def test_every_problem_of_a_config_is_named_at_once(tmp_path):
     assert any(p.startswith("games[0].kind: unknown game kind 'chess'") for p in found), found
     assert any(p.startswith("games[0].deadlines.every:") for p in found), found
     assert any(p.startswith("games[0].players: players[1] and players[0]") for p in found), found
+
+
+IMAP = """
+[mail.imap]
+host = "imap.test"
+username = "gm"
+password_env = "GM_IMAP_PW"
+[mail.smtp]
+host = "smtp.test"
+"""
+
+
+@pytest.mark.parametrize(
+    ("folder", "expected"),
+    [
+        ('""', "an empty folder name"),
+        ('"  "', "an empty folder name"),
+        ('"GM/"', 'every level between "/" needs a name'),
+        ('"/erledigt"', 'every level between "/" needs a name'),
+        ('"GM//erledigt"', 'every level between "/" needs a name'),
+        ('"GM/ erledigt"', "without spaces at its ends"),
+        ('"GM/*"', "cannot hold *"),
+        ('"GM%"', "cannot hold %"),
+        ('"GM\\nerledigt"', "line break or control character"),
+        ('"inbox"', "is the folder mail is read from"),
+    ],
+)
+def test_a_processed_folder_must_be_a_folder_the_daemon_can_make(tmp_path, folder, expected):
+    text = BASE + IMAP.replace('password_env = "GM_IMAP_PW"', f"processed_folder = {folder}")
+    found = problems(tmp_path, text)
+    assert any(p.startswith("mail.imap") and expected in p for p in found), found
+
+
+def test_a_processed_folder_is_optional_and_may_hold_umlauts(tmp_path):
+    path = tmp_path / "gm.toml"
+    path.write_text(BASE + IMAP, encoding="utf-8")
+    assert load_config(path).mail.imap.processed_folder is None
+    umlauts = IMAP.replace("[mail.smtp]", 'processed_folder = "GM/Erledigte Züge"\n[mail.smtp]')
+    path.write_text(BASE + umlauts, encoding="utf-8")
+    assert load_config(path).mail.imap.processed_folder == "GM/Erledigte Züge"

@@ -83,8 +83,8 @@ def test_a_game_command_answers_with_a_picture(tmp_path):
     picture = next(m for m in replies if "refused" not in m["Subject"].lower())
     refused = next(m for m in replies if m is not picture)
     files = h.attachments(picture)
-    assert list(files) == ["bild-bert-baer.png"]
-    assert files["bild-bert-baer.png"].startswith(b"\x89PNG")
+    assert list(files) == ["h1-bild-bert-baer.png"]  # the game's id in front of every file
+    assert files["h1-bild-bert-baer.png"].startswith(b"\x89PNG")
     assert "Bert Bär: 1" in h.body(picture)
     assert "No player 'zorro'" in h.body(refused) and "PICTURE <name>" in h.body(refused)
 

@@ -151,9 +151,7 @@ def check_privacy(table: Table) -> None:
 def test_three_player_game_to_its_end(tmp_path: Any, variant: str) -> None:
     table = Table(DaemonHarness(tmp_path, games_toml(variant)))
     welcome = table.run()
-    assert len(welcome) == 3 and all(
-        "hornberg-zug-1.png" in table.h.attachments(m) for m in welcome
-    )
+    assert len(welcome) == 3 and all("hb-zug-1.png" in table.h.attachments(m) for m in welcome)
     table.first_mover = next(n for n in PLAYERS if "Sie sind am Zug (Zug 1)" in table.latest(n))
     events = {"rejected": 0, "nmr": 0, "plan": 0, "reminder": 0, "stale": 0}
     while not table.h.finished("hb"):

@@ -67,22 +67,28 @@ def _kill_run(tmp_path: Path, stack: MailStack, mails: int, kills: int, seed: in
     started = time.monotonic()
     for point in range(kills):
         daemon = _start_daemon(config, log)
-        if point < delivering:
-            for message_id, player in chunks[point]:
-                stack.deliver(stack.gm, _orders(player, message_id), player)
-        elif point == delivering:  # the GM moves the deadline to a moment just ahead
-            # on a loaded machine every earlier start may have died before setting up the
-            # game; the GM's tool needs it, so this daemon gets the time to do so
-            _wait(lambda: _game_started(tmp_path / "gm.sqlite"), 60, "the game started", log)
-            until = datetime.now(ZoneInfo("Europe/Berlin")).replace(microsecond=0)
-            until += timedelta(seconds=3)
-            gm_cli(config, "extend", "--game", "hn1", "--until", until.isoformat())
-            time.sleep(max(0.0, (until - datetime.now(UTC)).total_seconds()))
-        time.sleep(rng.uniform(0.3, 2.0))  # start-up, fetch, intake, resolution or sending
-        daemon.send_signal(signal.SIGKILL)
-        daemon.wait(10)
+        try:  # a failing step must not leave a daemon behind that reads later tests' mail
+            if point < delivering:
+                for message_id, player in chunks[point]:
+                    stack.deliver(stack.gm, _orders(player, message_id), player)
+            elif point == delivering:  # the GM moves the deadline to a moment just ahead
+                # on a loaded machine every earlier start may have died before setting up the
+                # game; the GM's tool needs it, so this daemon gets the time to do so
+                _wait(lambda: _game_started(tmp_path / "gm.sqlite"), 60, "the game started", log)
+                # ahead by more than the GM's tool takes to start on a loaded machine (> 2 s)
+                until = datetime.now(ZoneInfo("Europe/Berlin")).replace(microsecond=0)
+                until += timedelta(seconds=10)
+                gm_cli(config, "extend", "--game", "hn1", "--until", until.isoformat())
+                time.sleep(max(0.0, (until - datetime.now(UTC)).total_seconds()))
+            time.sleep(rng.uniform(0.3, 2.0))  # start-up, fetch, intake, resolution or sending
+        finally:
+            daemon.send_signal(signal.SIGKILL)
+            daemon.wait(10)
+    starts = log.read_text().count("gm-daemon running")
     final = _start_daemon(config, log)
-    try:
+    try:  # SIGTERM before its handler is set would kill it (-15), not stop it
+        started_again = lambda: log.read_text().count("gm-daemon running") > starts  # noqa: E731
+        _wait(started_again, 60, "the last start", log)
         answered = lambda: {rt for rt, _s, _m in _mails(stack)} >= {m for m, _p in orders}  # noqa: E731
         _wait(answered, 120, "every order answered", log)
         results = lambda: sum("Ergebnis" in s for _r, s, _m in _mails(stack)) >= len(PLAYERS)  # noqa: E731

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import re
 import socket
 import time
 from collections.abc import Awaitable, Callable
@@ -17,8 +18,12 @@ from gm_daemon.mail.imap import (
     ImapInbox,
     ImapUnavailable,
     Security,
+    encode_mailbox,
+    parse_delimiter,
     parse_fetch,
+    parse_namespace,
     parse_search,
+    server_mailbox,
 )
 from tests.mailstack import MailStack
 
@@ -344,3 +349,118 @@ def test_idle_is_renewed_and_still_wakes(
     quiet, woken = _run(_inbox(stack), scenario)
     assert 0.95 <= quiet < 2
     assert 0.8 <= woken < 5
+
+
+# --- the processed folder ------------------------------------------------------------------
+
+
+def test_folder_names_in_the_servers_terms() -> None:
+    """Levels split by "/" in the config; the server's separator and personal prefix (RFC
+    2342) on the wire, each level in modified UTF-7 (RFC 3501's own examples)."""
+    assert server_mailbox("GM/erledigt", "", ".") == "GM.erledigt"
+    assert server_mailbox("GM/erledigt", "", "/") == "GM/erledigt"
+    assert server_mailbox("GM/erledigt", "INBOX.", ".") == "INBOX.GM.erledigt"
+    assert server_mailbox("INBOX/erledigt", "INBOX.", ".") == "INBOX.erledigt"
+    assert server_mailbox("Erledigte Züge", "", ".") == "Erledigte Z&APw-ge"
+    assert encode_mailbox("~peter/mail/台北/日本語") == "~peter/mail/&U,BTFw-/&ZeVnLIqe-"
+    assert encode_mailbox("A&B") == "A&-B"
+    with pytest.raises(ImapError, match=r"separates folder levels with '\.'.*'v1\.2'"):
+        server_mailbox("GM/v1.2", "", ".")
+    with pytest.raises(ImapError, match="no folder levels"):
+        server_mailbox("GM/erledigt", "", None)
+
+
+def test_namespace_and_delimiter_answers() -> None:
+    assert parse_namespace([b'(("INBOX." ".")) NIL NIL', b"Namespace completed."]) == (
+        "INBOX.",
+        ".",
+    )
+    assert parse_namespace([b'(("" "/")) NIL NIL', b"OK"]) == ("", "/")
+    assert parse_namespace([b"NIL NIL NIL", b"OK"]) == ("", None)
+    assert parse_delimiter([b'(\\Noselect) "." ""', b"List completed."]) == "."
+    assert parse_delimiter([b'(\\Noselect) "\\\\" ""', b"OK"]) == "\\"
+    assert parse_delimiter([b'(\\Noselect) NIL ""', b"OK"]) is None
+
+
+def _folder(stack: MailStack, mailbox: str) -> dict[str, set[str]]:
+    """Message-ID → flags of every mail in one of the GM's folders (server's name)."""
+    with stack.imap(stack.gm) as imap:
+        typ, _ = imap.select(f'"{mailbox}"', readonly=True)
+        if typ != "OK":
+            return {}
+        typ, data = imap.uid("FETCH", "1:*", "(FLAGS BODY.PEEK[HEADER.FIELDS (MESSAGE-ID)])")
+        found: dict[str, set[str]] = {}
+        for item in data if typ == "OK" else []:
+            if isinstance(item, tuple):
+                flags = set(re.findall(r"\\\w+", item[0].decode())) - {"\\Recent"}
+                found[item[1].split(b":", 1)[-1].strip().decode()] = flags
+        return found
+
+
+FALLBACKS = {  # the server's way, then each fallback (Dovecot has MOVE and UIDPLUS)
+    "MOVE": (frozenset(), "GM/erledigt", "GM.erledigt"),
+    "COPY + UID EXPUNGE": (frozenset({"MOVE"}), "GM/kopiert", "GM.kopiert"),
+    "COPY + EXPUNGE": (frozenset({"MOVE", "UIDPLUS"}), "Erledigte Züge", "Erledigte Z&APw-ge"),
+}
+
+
+@pytest.mark.mailstack
+@pytest.mark.parametrize("way", FALLBACKS)
+def test_done_moves_to_the_processed_folder(empty_mailstack: MailStack, way: str) -> None:
+    """Created when missing, the handled mail moved there read, the other left unread; a
+    second done() of the same key (a retry after a lost answer) changes nothing."""
+    stack = empty_mailstack
+    ignore, folder, on_server = FALLBACKS[way]
+    _deliver(stack, "handled", "waiting")
+
+    async def scenario(inbox: ImapInbox) -> None:
+        handled, _waiting = await inbox.fetch()
+        await inbox.done(handled.key)
+        await inbox.done(handled.key)
+        assert [m.key for m in await inbox.fetch()] == [_waiting.key]
+
+    inbox = _inbox(stack, processed_folder=folder, ignore_capabilities=ignore)
+    _run(inbox, scenario)
+    assert _seen(stack) == {"<waiting@t>": False}
+    assert _folder(stack, on_server) == {"<handled@t>": {"\\Seen"}}
+    with stack.imap(stack.gm) as imap:  # subscribed, so the GM's mail client shows it
+        assert on_server.encode() in b" ".join(imap.lsub()[1])
+
+
+@pytest.mark.mailstack
+def test_a_processed_folder_deleted_meanwhile_is_made_again(empty_mailstack: MailStack) -> None:
+    stack = empty_mailstack
+    _deliver(stack, "first", "second")
+
+    async def scenario(inbox: ImapInbox) -> None:
+        first, second = await inbox.fetch()
+        await inbox.done(first.key)
+        with stack.imap(stack.gm) as imap:
+            assert imap.delete('"GM.weg"')[0] == "OK"
+        await inbox.done(second.key)  # TRYCREATE: created again, then moved
+
+    _run(_inbox(stack, processed_folder="GM/weg"), scenario)
+    assert _folder(stack, "GM.weg") == {"<second@t>": {"\\Seen"}}
+    assert _seen(stack) == {}
+
+
+@pytest.mark.mailstack
+def test_a_refused_move_leaves_the_mail_read_in_place(
+    empty_mailstack: MailStack, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A name the server cannot take: logged with the key to fix; the mail is stored, so it
+    stays where it is, read (as without processed_folder), never fetched again."""
+    stack = empty_mailstack
+    _deliver(stack, "stuck")
+
+    async def scenario(inbox: ImapInbox) -> None:
+        (stuck,) = await inbox.fetch()
+        await inbox.done(stuck.key)
+        assert await inbox.fetch() == []
+
+    _run(_inbox(stack, processed_folder="GM/v1.2"), scenario)
+    assert _seen(stack) == {"<stuck@t>": True}
+    assert any(
+        "cannot move handled mail" in r.message and "processed_folder" in r.message
+        for r in caplog.records
+    ), caplog.text

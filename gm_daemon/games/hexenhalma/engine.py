@@ -66,11 +66,11 @@ def picture_command(state: State, seat: str, args: str, lang: Lang) -> Report:
         b=found[0].name,
         score=score,
     )
-    filename = f"hexenhalma-r{record.round}-{seat}-{found[0].id}.png"
-    lines = [title, say(lang, "cmd_frame", file=filename), ""]
+    filename = f"{say(lang, 'picture_file', n=record.round)}-{seat}-{found[0].id}.png"
+    lines = [title, say(lang, "cmd_frame"), ""]
     lines += texts.pairing_lines(v, state, record.orders, lang)
     lines += ["", *texts.log_lines(v, state, lang)]
-    png = pairing_png(v, title)
+    png = pairing_png(v, title, (state.name(seat), found[0].name), lang)
     return Report(
         public=layout.wrap("\n".join(lines)) + "\n",
         attachments=[Attachment(filename, "image/png", png)],
@@ -300,8 +300,9 @@ class Hexenhalma:
         if board is None:
             return []
         title = say(lang, "board_title", n=state.round, name=board.name)
-        png = board_png(board, title)
-        return [Attachment(f"hexenhalma-r{state.round}.png", "image/png", png)]
+        png = board_png(board, title, lang)
+        name = say(lang, "picture_file", n=state.round)
+        return [Attachment(f"{name}.png", "image/png", png)]
 
 
 GAME = Hexenhalma()
