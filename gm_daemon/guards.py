@@ -333,7 +333,7 @@ def _starts_later(sender: str, services: Services) -> Text | None:
         start = referee.starts_at(game)
         player = next((p for p in game.players if p.email == sender.lower()), None)
         if start is not None and player is not None:
-            lang = game.language
+            lang = game.language_of(player.seat_id())
             when = local_text(start, referee.tz, lang)
             return render(
                 lang,

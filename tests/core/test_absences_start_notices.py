@@ -390,3 +390,24 @@ def test_the_gm_hears_once_of_a_game_where_nobody_sent_orders(tmp_path, lang):
     assert play_round(h, ANNA, BERT) == []  # orders again: the slate is clean
     (again,) = play_round(h)
     assert GM_SILENT[lang] in again["Subject"]
+
+
+def test_each_player_reads_about_absences_and_the_start_in_his_own_language(tmp_path):
+    toml = game("de", extra=START).replace(
+        'name = "Bert Bär"\n', 'name = "Bert Bär"\nlanguage = "en"\n'
+    )
+    h = DaemonHarness(tmp_path, toml, now=NOW, extra_toml=f'gm_address = "{BOSS}"\n')
+    h.run()
+    h.send(BERT, "42", subject="[g1]")
+    (early,) = h.run()
+    assert BEGINS["en"] in h.prose(early)
+    h.now = datetime(2026, 12, 7, 17, 0, tzinfo=UTC)
+    h.run()  # the welcomes; the first deadline is Wed 12-09 18:00
+    assert "announced no absence" in absent(h, "en", who=BERT)
+    absent(h, "de", "2026-12-10 bis 2026-12-11")
+    h.advance(days=2)
+    mails = {m["To"]: h.prose(m) for m in h.run() if m["To"] != BOSS}
+    assert MOVED["de"] in mails[ANNA] and MOVED["en"] in mails[BERT]
+    assert h.cli("absences", "--game", "g1", "--drop", "1")[0] == 0
+    (told,) = h.run()
+    assert told["To"] == ANNA and "gestrichen" in h.prose(told)
