@@ -31,12 +31,14 @@ from gm_daemon.daemon import Daemon, utc_now
 from gm_daemon.deadlines import local_text
 from gm_daemon.games.protocol import OrdersRejected
 from gm_daemon.intake import read_envelope
+from gm_daemon.journal import log_level, setup_logging
+from gm_daemon.passwords import password_problems, password_sources
 from gm_daemon.referee import Referee
-from gm_daemon.reliability import AlreadyRunning
+from gm_daemon.startup import EX_CONFIG, EX_SOFTWARE, StartupProblem, one_line, open_store
 from gm_daemon.store import SchemaTooNew, Store
 from gm_daemon.texts import problems_text, warnings_text
 
-EX_CONFIG = 78  # sysexits.h: a problem of the set-up, not of the code
+log = logging.getLogger("gm_daemon")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -47,20 +49,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return diplomacy_main(args[1:])
     parser = _parser()
     options = parser.parse_args(args)
-    logging.basicConfig(
-        level=logging.INFO if options.command == "run" else logging.WARNING,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    setup_logging(
+        logging.INFO if options.command == "run" else logging.WARNING,
+        getattr(options, "log_format", "text"),
     )
-    logging.getLogger("apscheduler").setLevel(logging.WARNING)  # it logs every re-armed timer
     try:
         return int(options.handler(options) or 0)
     except ConfigError as exc:
+        if options.command != "check":
+            print(f"error: {one_line(exc)}", file=sys.stderr)
+            return EX_CONFIG
         print(f"config {exc.path} has problems:", file=sys.stderr)
         for problem in exc.problems:
             print(f"  {problem}", file=sys.stderr)
-        return 2
-    except SchemaTooNew as exc:  # the GM's to fix: one line, and no restart by systemd
-        print(f"error: {exc}", file=sys.stderr)
+        return EX_CONFIG
+    except (StartupProblem, SchemaTooNew) as exc:  # the GM's to fix: one line, no restart
+        print(f"error: {one_line(exc)}", file=sys.stderr)
         return EX_CONFIG
     except (LookupError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -96,6 +100,12 @@ def _parser() -> argparse.ArgumentParser:
         "--once",
         action="store_true",
         help="process everything due (mail, deadlines, outbox), then exit",
+    )
+    run.add_argument(
+        "--log-format",
+        choices=["text", "json"],
+        default="text",
+        help="json: one JSON object per line, for log collectors",
     )
     check = command("check", _check, "validate the config; every problem named with its key path")
     check.add_argument(
@@ -177,23 +187,33 @@ def _config_reference(options: argparse.Namespace) -> int:
 
 
 def _run(options: argparse.Namespace) -> int:
-    daemon = Daemon(options.config)
-    logging.getLogger().setLevel(daemon.config.daemon.log_level)
+    """A problem the GM can fix (config, passwords, database, lock) is one line and exit
+    status 78, which systemd does not restart; anything else is a bug: its traceback is
+    logged and the status is 70."""
     try:
-        asyncio.run(daemon.run_once() if options.once else daemon.run())
-    except AlreadyRunning as exc:
-        print(f"gm-daemon: refused: {exc}", file=sys.stderr)
-        return 1
+        daemon = Daemon(options.config)
+        with log_level(daemon.config.daemon.log_level):
+            asyncio.run(daemon.run_once() if options.once else daemon.run())
+    except (ConfigError, StartupProblem) as exc:
+        log.critical("cannot start: %s", one_line(exc), extra={"event": "refused"})
+        return EX_CONFIG
+    except Exception:
+        log.critical("internal error; please report it with this traceback", exc_info=True)
+        return EX_SOFTWARE
     return 0
 
 
 def _check(options: argparse.Namespace) -> int:
     config = load_config(options.config)
+    problems = password_problems(config)
+    if problems:
+        raise ConfigError(options.config, problems)
     for game in config.games:
         print(f"{game.id}: {game.kind}, {len(game.players)} players, language {game.language}")
+    _print_passwords(config)
     started: set[str] = set()
     if config.daemon.database.exists():  # edits the running games will not take
-        store = Store(config.daemon.database)
+        store = open_store(config.daemon.database)
         referee = Referee(config, store, utc_now)
         started = {row.id for row in store.games()}
         for game in config.games:
@@ -221,6 +241,20 @@ def _connect(config: Config) -> int:
     return 0 if all(outcome.ok for outcome in outcomes) else 1
 
 
+def _print_passwords(config: Config) -> None:
+    """Which passwords were read; as root, that this proves nothing about the service
+    user, who is the one that must read them."""
+    sources = password_sources(config)
+    if not sources:
+        return
+    print(f"passwords read: {', '.join(sources)}")
+    if os.geteuid() == 0:
+        print(
+            "warning: check ran as root, who may read any file; run it as the daemon's user "
+            "(sudo -u gm-daemon gm-daemon check ...) to prove that user can read them"
+        )
+
+
 def _open(options: argparse.Namespace, scheduled_ok: bool = False) -> tuple[Config, Store, Referee]:
     """Config, store and referee; refuses to create an empty database (a GM in the wrong
     directory would otherwise see no games, or pause one that does not exist). A game whose
@@ -232,7 +266,7 @@ def _open(options: argparse.Namespace, scheduled_ok: bool = False) -> tuple[Conf
             f"no database at {database.absolute()}: the daemon has not started the games yet "
             f"(relative paths count from the current directory, {Path.cwd()})"
         )
-    store = Store(database)
+    store = open_store(database)
     referee = Referee(config, store, utc_now)
     for game_id in [getattr(options, "game", None), *(getattr(options, "games", None) or [])]:
         if game_id is not None and store.game(game_id) is None:
@@ -290,7 +324,8 @@ def _game_status(referee: Referee, store: Store, game_id: str) -> dict[str, Any]
     row = store.game(game_id)
     assert row is not None
     loaded = referee.load(game_id)
-    on_file = store.seats_with_orders(game_id, row.phase)
+    # a finished game has no phase to send orders for: nothing is "in", nobody owes
+    on_file = set() if row.finished else store.seats_with_orders(game_id, row.phase)
     owed = loaded.engine.owed(loaded.state) if loaded and not row.finished else set()
     tz = referee.tz
     return {

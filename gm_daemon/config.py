@@ -7,7 +7,6 @@ SMTP passwords come from a file or an environment variable.
 
 from __future__ import annotations
 
-import os
 import re
 import tomllib
 from datetime import UTC, datetime, timedelta
@@ -29,6 +28,7 @@ from pydantic import (
 
 from gm_daemon.games import UnknownKind, find_game
 from gm_daemon.games.protocol import Shape
+from gm_daemon.passwords import read_password_env, read_password_file
 
 _DURATION = re.compile(r"(\d+)\s*([wdhms])")
 _UNITS = {"w": "weeks", "d": "days", "h": "hours", "m": "minutes", "s": "seconds"}
@@ -118,12 +118,9 @@ class Secret(Strict):
 
     def password(self) -> str | None:
         if self.password_file is not None:
-            return self.password_file.read_text(encoding="utf-8").splitlines()[0].strip()
+            return read_password_file(self.password_file)
         if self.password_env is not None:
-            value = os.environ.get(self.password_env)
-            if value is None:
-                raise ValueError(f"environment variable {self.password_env} is not set")
-            return value
+            return read_password_env(self.password_env)
         return None
 
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Protocol
 from gm_daemon.commands import Answer, find
 from gm_daemon.config import parse_duration
 from gm_daemon.deadlines import local_text
+from gm_daemon.games.kit.layout import fit
 from gm_daemon.games.protocol import Header
 from gm_daemon.games.text import fold
 from gm_daemon.store import PlayerRow
@@ -130,7 +131,7 @@ class KnownSender:
             return Stop("unknown sender (answered before)")
         parts = [phrase(lang, "unknown_sender", sender=sender) for lang in ("de", "en")]
         subject = " / ".join(phrase(lang, "unknown_sender_subject") for lang in ("de", "en"))
-        text = Text(subject, "\n\n".join(parts) + "\n")
+        text = Text(subject, fit("\n\n".join(parts)) + "\n")  # a reply like every other
         return Stop("unknown sender", Answer("unknown-sender", text), sender)
 
 
@@ -252,7 +253,7 @@ class GameOpen:
         loaded = mail.game
         lang = loaded.lang
         if loaded.row.waiting and not loaded.row.finished:
-            body = phrase(lang, "waiting", phase_label=loaded.label(), what=loaded.row.waiting)
+            body = phrase(lang, "waiting", phase=loaded.phase(), what=loaded.row.waiting)
             return Stop(
                 "refused: waiting",
                 Answer("waiting", services.notice(mail, "waiting_subject", body)),
@@ -261,7 +262,7 @@ class GameOpen:
         if reason is None:
             return None
         key = "game_over" if reason == "reason_finished" else "not_participant"
-        body = phrase(lang, key, phase_label=loaded.label(), reason=phrase(lang, reason))
+        body = phrase(lang, key, phase=loaded.phase(), reason=phrase(lang, reason))
         answer = Answer(key, services.notice(mail, "not_participant_subject", body))
         return Stop(f"refused: {reason}", answer)
 
@@ -276,7 +277,12 @@ class CurrentPhase:
         if mail.stale_header is None or (mail.command and not mail.command.needs_open):
             return None
         loaded = mail.game
-        body = phrase(loaded.lang, "stale", given=mail.stale_header, phase_label=loaded.label())
+        current = loaded.phase()
+        if current != loaded.label():  # the label is what the header line must say
+            current += f" ({phrase(loaded.lang, 'quoted', text=loaded.label())})"
+        body = phrase(
+            loaded.lang, "stale", given=mail.stale_header, current=current, phase=loaded.phase()
+        )
         return Stop("stale phase", Answer("stale", services.notice(mail, "stale_subject", body)))
 
 

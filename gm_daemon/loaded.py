@@ -60,6 +60,12 @@ class Loaded:
     def label(self) -> str:
         return self.engine.phase_label(self.state, self.lang)
 
+    def phase(self) -> str:
+        """The phase as running text names it ("die Zentrenwahl"): the optional hook
+        ``phase_noun``, else the label ("Runde 3")."""
+        hook = getattr(self.engine, "phase_noun", None)
+        return self.label() if hook is None else hook(self.state, self.lang)
+
     def game_name(self) -> str:
         """ "Club round" (High Noon), or just "High Noon" when the game has no title."""
         kind = self.engine.title.get(self.lang, self.row.kind)

@@ -118,7 +118,15 @@ class Mailer:
     def deadline_text(self, loaded: Loaded) -> str:
         """The deadline in force, in local time and the language of ``loaded``."""
         row = loaded.row
-        if row.deadline_at is None or row.paused or row.finished:
+        if row.finished:
+            return phrase(loaded.lang, "no_deadline_over")
+        if row.paused:
+            return phrase(loaded.lang, "no_deadline_paused")
+        if row.waiting:
+            return phrase(
+                loaded.lang, "no_deadline_waiting", phase=loaded.phase(), what=row.waiting
+            )
+        if row.deadline_at is None:
             return phrase(loaded.lang, "no_deadline")
         return local_text(row.deadline_at, self.config.daemon.tz, loaded.lang)
 
@@ -135,7 +143,11 @@ class Mailer:
 
         def body(view: Loaded, player: PlayerRow | None) -> str:
             text = phrase(
-                view.lang, key, phase_label=view.label(), deadline=self.deadline_text(view)
+                view.lang,
+                key,
+                phase_label=view.label(),
+                phase=view.phase(),
+                deadline=self.deadline_text(view),
             )
             text = with_reason(view.lang, text, reason)
             return text + (extra(view, player) if extra else "")
@@ -242,6 +254,7 @@ class Mailer:
             game_id=loaded.row.id,
             name=player.name,
             phase_label=loaded.label(),
+            phase=loaded.phase(),
             deadline=deadline,
             nmr_rule=nmr_rule,
         )

@@ -26,6 +26,7 @@ from gm_daemon import absences, safemode
 from gm_daemon.config import Config, GameConfig
 from gm_daemon.deadlines import local_text, next_deadline
 from gm_daemon.games import find_game
+from gm_daemon.games.kit.layout import wrap
 from gm_daemon.games.protocol import Report, Resolution, Seat
 from gm_daemon.loaded import AnyGame, Loaded, take_options, waiting_for, warm_up
 from gm_daemon.mailer import Mailer, Reply, leaves_chance, named_for, with_private, with_reason
@@ -331,12 +332,21 @@ class Referee:
         return loaded
 
     def _tell_gm_waiting(self, loaded: Loaded, waiting: str) -> None:
+        """The GM's notes are in English, whatever the game's language: the missing piece is
+        asked of the engine again in English."""
         log.warning("game %s: %s waits for the GM: %s", loaded.id, loaded.label(), waiting)
+        label = loaded.engine.phase_label(loaded.state, "en")
+        what = waiting_for(loaded.engine, loaded.state, "en") or waiting
         self.mailer.tell_gm(
-            f"{loaded.id}: {loaded.label()} waits for you",
-            f"Game {loaded.id}, {loaded.label()}, cannot start: {waiting}.\n\n"
-            "No deadline runs and no reminder goes out until you add it to the config and "
-            "reload the daemon (systemctl reload gm-daemon, or SIGHUP).\n",
+            f"{loaded.id}: {label} waits for you",
+            wrap(
+                f"Game {loaded.id}: {label} cannot start until you supply {what}.\n\n"
+                f"Add it to the game's options ([games.options] of game {loaded.id} in the "
+                "config) and reload the daemon (systemctl reload gm-daemon, or SIGHUP): "
+                f"{label} then starts at once, and every player gets a mail with the deadline. "
+                "Until then no deadline runs and no reminder goes out; a player who writes is "
+                "told what is missing.\n"
+            ),
         )
 
     def start_game(self, config: GameConfig) -> None:
@@ -515,7 +525,7 @@ class Referee:
             resolution.finished,
             resolution.ranking,
         )
-        for seat, carried in resolution.carried.items():
+        for seat, carried in ({} if resolution.finished else resolution.carried).items():
             self.store.put_orders(
                 row.id, new_phase, seat, carried.model_dump(mode="json"), now, None
             )
@@ -542,7 +552,7 @@ class Referee:
             reveal = reveal if leaves_chance(after) else ""
             return "\n" + phrase(lang, "final_heading") + "\n" + reveal + "\n"
         if after.row.waiting:
-            return "\n" + phrase(lang, "waiting_for_gm", phase_label=after.label()) + "\n"
+            return "\n" + phrase(lang, "waiting_for_gm", phase=after.phase()) + "\n"
         next_one = phrase(
             lang, "next_deadline", phase_label=after.label(), deadline=self.deadline_text(after)
         )
@@ -751,23 +761,16 @@ class Referee:
         return player
 
     def find_player(self, game_id: str, who: str) -> PlayerRow:
-        from gm_daemon.games.text import fold, match_seat
+        from gm_daemon.games.kit.names import of_seats
 
         players = self.store.players(game_id)
-        matches = match_seat(who, [Seat(p.seat, p.name) for p in players])
-        if not matches:  # the GM may type just a first name: any whole word of the name
-            words = set(fold(who).split())
-            matches = [
-                Seat(p.seat, p.name)
-                for p in players
-                if words and words <= set(fold(p.name).replace(".", " ").split())
-            ]
+        matches = of_seats(Seat(p.seat, p.name) for p in players).find(who)
         if len(matches) != 1:
             names = ", ".join(p.name for p in players)
             raise LookupError(
                 f"{who!r} names {len(matches)} players of {game_id}; players: {names}"
             )
-        return next(p for p in players if p.seat == matches[0].id)
+        return next(p for p in players if p.seat == matches[0])
 
     # --- absences ----------------------------------------------------------------------
     def today(self) -> date:

@@ -355,6 +355,15 @@ class FeedsOptions(Protocol[Opt, S]):
         ...
 
 
+class NamesPhases(Protocol[S]):
+    """Optional: the phase as a noun phrase for running text. A label is a heading
+    ("Zentrenwahl", "1903 Bewegung"); a sentence needs its article ("Ihre Befehle für die
+    Zentrenwahl", "for the 1903 movement phase"). Without the hook the label is used, which
+    suits labels that need no article ("Runde 3", "Zug 5")."""
+
+    def phase_noun(self, state: S, lang: Lang) -> str: ...
+
+
 class HasCommands(Protocol[S]):
     """Optional: the kind's own mail commands, beside HILFE, STAND and ZURÜCKZIEHEN."""
 

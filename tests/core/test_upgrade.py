@@ -242,7 +242,7 @@ def test_a_database_newer_than_the_code_is_refused(tmp_path: Path) -> None:
     assert len(list(tmp_path.glob("*.bak"))) == 1  # the upgrade's, none for the refusal
 
 
-@pytest.mark.parametrize("command", [["run", "--once"], ["status"], ["check"]])
+@pytest.mark.parametrize("command", [["status"], ["check"]])
 def test_the_cli_refuses_a_newer_database_in_one_line_with_exit_78(
     tmp_path: Path, command: list[str], capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -253,9 +253,22 @@ def test_the_cli_refuses_a_newer_database_in_one_line_with_exit_78(
     assert err.count("\n") == 1 and "Traceback" not in err, err
     newer_version = SCHEMA_VERSION + 1
     assert err.startswith(f"error: daemon.database {h.database} has schema version {newer_version}")
-    assert (
-        f"gm.sqlite.v{SCHEMA_VERSION}-*.bak" in err
-    )  # where this code's own database may be found
+    assert f"gm.sqlite.v{SCHEMA_VERSION}-*.bak" in err  # where this code's database may be
+
+
+def test_the_daemon_refuses_a_newer_database_in_one_log_line_with_exit_78(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``run`` says it in the journal, as every start-up refusal (tests/core/test_startup.py
+    runs the real process)."""
+    h = newer(tmp_path)
+    assert cli_main(["run", "--once", "--config", str(h.config_path)]) == 78
+    (refusal,) = [r for r in caplog.records if r.levelname == "CRITICAL"]
+    assert refusal.getMessage().startswith(
+        f"cannot start: daemon.database {h.database} has schema version {SCHEMA_VERSION + 1}"
+    )
+    backup = f"gm.sqlite.v{SCHEMA_VERSION}-*.bak"
+    assert refusal.exc_info is None and backup in refusal.getMessage()
 
 
 # --- the games play on ------------------------------------------------------------------------

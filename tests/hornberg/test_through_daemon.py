@@ -175,6 +175,8 @@ def test_three_player_game_to_its_end(tmp_path: Any, variant: str) -> None:
     final = table.h.body(table.h.sent[-1])
     assert "Endstand" in final and f"hornberg-{variant}" in final  # ranking and the seed
     assert table.state["finished"] and table.state["ranking"]
+    _, status = table.h.cli("status")  # a finished game owes nothing and has no orders in
+    assert "finished" in status and "orders in" not in status and "OWES" not in status
     rounds = len(table.state["history"])
     assert rounds == 3 if variant == "drunter-drueber" else rounds >= 1
     check_privacy(table)

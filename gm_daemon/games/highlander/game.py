@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from gm_daemon.games.highlander import flow, guide, reading, report, views
-from gm_daemon.games.highlander.labels import phase_label
+from gm_daemon.games.highlander.labels import phase_label, phase_noun
 from gm_daemon.games.highlander.model import PHASE_TYPES, Options, Orders, State
 from gm_daemon.games.highlander.wording import PHRASES, order
 from gm_daemon.games.kit import layout
@@ -74,6 +74,9 @@ class Highlander:
 
     def phase_label(self, state: State, lang: Lang) -> str:
         return phase_label(state, lang)
+
+    def phase_noun(self, state: State, lang: Lang) -> str:
+        return phase_noun(state, lang)
 
     def read_header(self, text: str, state: State) -> Header | None:
         return reading.read_header(text, state)
