@@ -154,6 +154,8 @@ def _parser() -> argparse.ArgumentParser:
     parse = command("parse", _parse, "check an order text for a player, store nothing", game=True)
     parse.add_argument("--player", required=True, help="player name (or its id)")
     parse.add_argument("file", nargs="?", type=Path, help="order text (stdin without)")
+    site = command("site", _site, "write the static web site of every game ([site] in the config)")
+    site.add_argument("--out", type=Path, help="write here instead of [site] dir")
     sub.add_parser("diplomacy", help="Diplomacy adjudicator tools (gm-daemon diplomacy -h)")
     reference = sub.add_parser(
         "config-reference",
@@ -454,6 +456,16 @@ def _local_moment(text: str, config: Config, option: str) -> datetime:
 def _show(options: argparse.Namespace) -> int:
     _, _, referee = _open(options)
     print(referee.show(options.game, options.phase), end="")
+    return 0
+
+
+def _site(options: argparse.Namespace) -> int:
+    from gm_daemon.site import SiteBuilder
+
+    config, store, _ = _open(options)
+    builder = SiteBuilder(config, store, options.out, clock=utc_now)
+    count = builder.everything()
+    print(f"{builder.out}: {count} game(s) written")
     return 0
 
 

@@ -798,6 +798,38 @@ def _check_phase_types(kind: str, types: tuple[str, ...], deadlines: Deadlines) 
         )
 
 
+class SiteSection(Strict):
+    """The static web site of every game (``gm_daemon.site``): public results only."""
+
+    dir: Path = Field(
+        default=Path("var/site"),
+        description="Where the pages are written (the web server's document root for them); "
+        "relative paths count from the directory the daemon runs in.",
+    )
+    url: str | None = Field(
+        default=None,
+        description="The address the site is published at, e.g. "
+        '"https://club.example/gm/". When set, result and welcome mails end with the link '
+        "to the game's page.",
+        examples=["https://club.example/gm/"],
+    )
+    title: OneLine | None = Field(
+        default=None,
+        description='The heading of the index page; default "Spiele" / "Games" by language.',
+    )
+    show_who_sent: bool = Field(
+        default=True,
+        description="Whether a running game's page names the players who have sent orders "
+        "for the current phase (names only, never what they sent).",
+    )
+
+    def game_url(self, game_id: str) -> str | None:
+        """The game page's address, or None when the site has no ``url``."""
+        if not self.url:
+            return None
+        return self.url.rstrip("/") + f"/{game_id}/"
+
+
 class Config(Strict):
     daemon: DaemonSection = Field(
         DaemonSection(),
@@ -809,6 +841,10 @@ class Config(Strict):
         description="The games, one `[[games]]` table each. A game is started when the daemon "
         "first sees it (at start-up or on reload); removing it from the config stops it, "
         "adding it back resumes it.",
+    )
+    site: SiteSection | None = Field(
+        default=None,
+        description="The static web site of every game; without [site] none is written.",
     )
 
     @model_validator(mode="after")

@@ -36,6 +36,7 @@ from gm_daemon.outbox import OutboxSender
 from gm_daemon.referee import Referee
 from gm_daemon.reliability import CannotStore, DaemonLock, content_digest, report_failed_mail
 from gm_daemon.safemode import INTAKE_OK
+from gm_daemon.site.publish import SitePublisher
 from gm_daemon.startup import open_store, open_transports, require_passwords
 from gm_daemon.store import from_iso, iso
 
@@ -153,6 +154,7 @@ class Daemon:
         self.inbox, self.sender = open_transports(transports, self.config)
         self.outbox = OutboxSender(self.store, self.sender, self.config.mail.address, clock)
         self.lock = DaemonLock(self.config.daemon.database)
+        self.site = SitePublisher(self.store, clock)  # [site]: pages of games that changed
         self.should_exit = False
         self.stopped_by = "an error"  # or the signal's name, for the stop line
         self.cycles = 0  # passes of the loop, for tests that prove an idle daemon stays idle
@@ -190,6 +192,7 @@ class Daemon:
             log.info("sent %d mail%s", sent, "" if sent == 1 else "s")
         if report_failed_mail(self.store, self.referee.mailer):
             await self.outbox.drain()  # the GM's note goes out now, not at the next wake-up
+        self.site.refresh(self.config)  # after the mail: never raises, never delays a reply
         self.prune_if_due()
         self.store.checkpoint()  # the next mail's commit does not pay for it
 

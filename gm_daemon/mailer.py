@@ -130,6 +130,12 @@ class Mailer:
             return phrase(loaded.lang, "no_deadline")
         return local_text(row.deadline_at, self.config.daemon.tz, loaded.lang)
 
+    def site_link(self, loaded: Loaded) -> str:
+        """The last line of a welcome or result: the game's page, when [site] has a url."""
+        site = self.config.site
+        url = site.game_url(loaded.row.id) if site else None
+        return phrase(loaded.lang, "site_link", url=url) if url else ""
+
     def announce(
         self,
         loaded: Loaded,
@@ -198,6 +204,7 @@ class Mailer:
             phase_label=loaded.label(),
             deadline=deadline,
             seed_text=seed_text(loaded),
+            site_link=self.site_link(loaded),
         )
         self.queue(loaded, "welcome", player, text, attachments=attachments(report, player.seat))
 
@@ -216,6 +223,7 @@ class Mailer:
             phase_label=view.label(),
             deadline=self.deadline_text(view),
             seed_text=seed_text(view),
+            site_link=self.site_link(view),
         )
         self.queue(view, "welcome-observer", observer.email, text)
 
@@ -320,6 +328,7 @@ class Mailer:
             "nmr": self._nmr_text(before, defaults),
             "next": closing(after),
             "state_file": wrap(phrase(lang, "state_file", file=state_name)),
+            "site_link": self.site_link(before),
         }
         return report, values
 

@@ -2,18 +2,23 @@
 
 Run by hand from the repository root (see README.md):
 
-    .venv/bin/python bench/diplomacy/bench.py [--games 12] [--repeat 5] [--show 3]
+    .venv/bin/python bench/diplomacy/bench.py [--games 30] [--repeat 5] [--command-rounds 3]
 
 Both engines adjudicate the same realistic mid-game phases (``positions.py``: ~30 units, all
 order types) in the same run. The ``diplomacy`` package lives in its own environment
 (bench/.venv-diplomacy) and is driven through ``mila_runner.py`` in a subprocess; it is never
 a dependency of the project. The units after each phase are compared, as a cross-check.
+
+Then the same phases go through each side's command as a GM would use it: one JSON document
+in, one out (``gm-daemon diplomacy adjudicate --compact``; ``mila_runner.py --batch``), the
+batch six times over against once, so the difference is the cost of the phases alone.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import resource
 import statistics
 import subprocess
 import sys
@@ -39,6 +44,8 @@ from gm_daemon.games.highlander.diplomacy.orders import Unit  # noqa: E402
 from gm_daemon.games.highlander.diplomacy.reader import read_order_by_grammar  # noqa: E402
 
 MILA_PYTHON = ROOT / "bench" / ".venv-diplomacy" / "bin" / "python"
+GM_DAEMON = Path(sys.executable).parent / "gm-daemon"  # the console script of this venv
+BATCH_TIMES = 6  # the long batch is the phases this many times; the short one, once
 
 
 def _parsed(phases: list[dict[str, Any]]) -> list[tuple[list[Unit], list]]:
@@ -106,6 +113,73 @@ def _time_mila(phases: list[dict[str, Any]], repeat: int) -> dict[str, Any] | No
     return json.loads(done.stdout)
 
 
+def _run_timed(command: list[str]) -> tuple[float, float]:
+    """Wall and CPU seconds (user + system) of one child process, its output discarded."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(command, stdout=subprocess.DEVNULL, check=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
+
+
+def _time_commands(phases: list[dict[str, Any]], rounds: int) -> dict[str, list[tuple]]:
+    """Marginal (wall, CPU) seconds per phase of each side's command: the batch run
+    BATCH_TIMES times over against once, so start-up (interpreter, imports, the map)
+    counts on neither side. The four runs of a round alternate, so load hits all alike."""
+    commands = {"ours": [str(GM_DAEMON), "diplomacy", "adjudicate", "--compact"]}
+    if MILA_PYTHON.exists():
+        commands["theirs"] = [str(MILA_PYTHON), str(HERE / "mila_runner.py"), "--batch"]
+    marginal: dict[str, list[tuple]] = {name: [] for name in commands}
+    with tempfile.TemporaryDirectory() as folder:
+        once, many = Path(folder) / "once.json", Path(folder) / "many.json"
+        once.write_text(json.dumps(phases), encoding="utf-8")
+        many.write_text(json.dumps(phases * BATCH_TIMES), encoding="utf-8")
+        extra = len(phases) * (BATCH_TIMES - 1)
+        for _ in range(rounds):
+            for name, command in commands.items():
+                short = _run_timed([*command, str(once)])
+                long = _run_timed([*command, str(many)])
+                marginal[name].append(
+                    tuple((b - a) / extra for a, b in zip(short, long, strict=True))
+                )
+    return marginal
+
+
+def _print_commands(marginal: dict[str, list[tuple]], mila: dict[str, Any] | None) -> None:
+    ours = marginal["ours"]
+    print(
+        f"command line: a {len(ours)}-round median of the marginal cost per phase "
+        f"(batch x{BATCH_TIMES} against x1), wall / CPU, each round's figure in brackets"
+    )
+    rows = [("gm-daemon diplomacy adjudicate --compact", ours)]
+    if "theirs" in marginal:
+        rows.append((f"diplomacy {mila['version']}: batch, JSON in and out", marginal["theirs"]))
+    for name, figures in rows:
+        wall = statistics.median(f[0] for f in figures)
+        cpu = statistics.median(f[1] for f in figures)
+        each = ", ".join(f"{f[0] * 1000:.2f}" for f in figures)
+        print(f"  {name:<46} {wall * 1000:6.3f} ms / {cpu * 1000:6.3f} ms CPU  [{each}]")
+    if mila is None:
+        return
+    process = statistics.median(mila["process"])
+    ratios = [process / f[0] for f in ours]
+    print(
+        f"  vs diplomacy set_orders + process in-process ({process * 1000:.3f} ms, this run): "
+        f"{process / statistics.median(f[0] for f in ours):.1f}x wall "
+        f"(rounds {min(ratios):.1f}-{max(ratios):.1f}x)"
+    )
+    theirs = marginal["theirs"]
+    for k, what in ((0, "wall"), (1, "CPU")):
+        both = [t[k] / o[k] for o, t in zip(ours, theirs, strict=True)]
+        median = statistics.median(t[k] for t in theirs) / statistics.median(o[k] for o in ours)
+        print(
+            f"  vs diplomacy's batch command, {what}: {median:.1f}x "
+            f"(rounds {min(both):.1f}-{max(both):.1f}x)"
+        )
+
+
 def _ours_after(phase: dict[str, Any]) -> dict[str, list[str]]:
     """Our units after the phase in the other package's notation: dislodged units marked
     "*", those without any retreat left out (that package disbands them at once)."""
@@ -124,10 +198,13 @@ def _row(name: str, seconds: list[float], baseline: float | None) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=12, help="self-played games (10/game)")
+    parser.add_argument("--games", type=int, default=30, help="self-played games (10/game)")
     parser.add_argument("--seed", type=int, default=1901)
     parser.add_argument("--repeat", type=int, default=5, help="timing rounds over all phases")
     parser.add_argument("--show", type=int, default=3, help="disagreements to print")
+    parser.add_argument(
+        "--command-rounds", type=int, default=3, help="rounds of the command-line comparison"
+    )
     args = parser.parse_args(argv)
 
     phases = mid_game_phases(args.games, args.seed)
@@ -140,6 +217,7 @@ def main(argv: list[str] | None = None) -> int:
     adjudicate, whole = _time_ours(phases, args.repeat)
     reading = _time_reading(phases, args.repeat)
     mila = _time_mila(phases, args.repeat)
+    marginal = _time_commands(phases, args.command_rounds) if args.command_rounds else None
     base = statistics.median(mila["process"]) if mila else None
     print(f"{'engine':<48} {'median':>11} {'throughput':>19} {'vs diplomacy':>7}")
     print(_row("gm-daemon: adjudicate parsed orders", adjudicate, base))
@@ -154,10 +232,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     if mila is None:
         print(f"diplomacy package not installed in {MILA_PYTHON.parent.parent}; see README.md")
+        if marginal is not None:
+            _print_commands(marginal, mila)
         return 0
     name = f"diplomacy {mila['version']}"
     print(_row(f"{name}: set_orders + process", mila["process"], base))
     print(_row(f"{name}: new Game + set_units + orders", mila["setup"], base))
+    if marginal is not None:
+        _print_commands(marginal, mila)
     agree = 0
     shown = 0
     for phase, theirs in zip(phases, mila["after"], strict=True):

@@ -104,8 +104,18 @@ def test_a_guess_is_asked_and_a_form_is_given(lang):
 def test_an_acceptance_with_warnings_says_so_in_its_subject():
     for lang, words in (("de", "angenommen, mit Hinweisen"), ("en", "accepted, with warnings")):
         note = [Problem(1, "x", ProblemKind.ILLEGAL, "note")]
-        subject = render(lang, "accepted", game_id="g", name="A", phase_label="Runde 1",
-                         orders="x", warnings=warnings_text(note, lang), deadline="-",
-                         after="", with_warnings=with_warnings(lang, note)).subject  # fmt: skip
+        subject = render(
+            lang,
+            "accepted",
+            game_id="g",
+            name="A",
+            phase_label="Runde 1",
+            phase="Runde 1",
+            orders="x",
+            warnings=warnings_text(note, lang),
+            deadline="-",
+            after="",
+            with_warnings=with_warnings(lang, note),
+        ).subject
         assert subject.endswith(words)
         assert with_warnings(lang, []) == ""

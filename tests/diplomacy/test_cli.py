@@ -69,3 +69,25 @@ def test_usage_without_a_command(capsys: pytest.CaptureFixture[str]) -> None:
         main([])
     assert exit_.value.code == 2
     assert "adjudicate" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("flags", "layout"),
+    [([], {"indent": 2}), (["--compact"], {"separators": (",", ":")})],
+)
+def test_the_output_is_what_json_dumps_writes(
+    flags: list[str],
+    layout: dict,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The documented layout, umlauts as they are, whichever encoder writes it."""
+    german = {**PHASE, "orders": {"England": ["F LON - ENG", "A YOR - München"]}}
+    batch = [PHASE, german, {"phase": "movement", "units": {"Frankreich": ["A NTH"]}}]
+    monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(batch)))
+    assert main(["adjudicate", *flags]) == 1
+    text = capsys.readouterr().out
+    results = json.loads(text)
+    assert "München" in results[1]["orders"][1]["order"]
+    assert results[2] == {"error": "units of Frankreich: A cannot stand in NTH"}
+    assert text == json.dumps(results, ensure_ascii=False, **layout) + "\n"

@@ -29,8 +29,8 @@ def owes(state: State, seat: str) -> bool:
 
 
 def example(state: State, seat: str, lang: str) -> str:
-    if state.step == "over":
-        return ""
+    if state.step == "over" or seat not in state.seats:
+        return ""  # the game is over, or a reader who does not play (the web site)
     if state.step == "ballot":
         return _ballot(state, seat, lang)
     if state.step == "setup":
@@ -133,7 +133,8 @@ def help_text(state: State, seat: str, lang: str) -> str:
         parts.append(PHRASES(lang, "help_draw"))
         parts.append(PHRASES(lang, "help_map"))
     text = example(state, seat, lang)
-    if state.step not in ("ballot", "setup", "over") and not owes(state, seat):
+    plays = seat in state.seats  # the web site's reader plays no seat: no "nothing to do"
+    if plays and state.step not in ("ballot", "setup", "over") and not owes(state, seat):
         parts.append(PHRASES(lang, "help_nothing"))
     parts = [wrap(p) for p in parts if p]
     if text:  # quoted verbatim, so that what a player copies is what ``read_orders`` takes

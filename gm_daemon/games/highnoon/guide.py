@@ -34,8 +34,8 @@ def rules_summary(options: Options, lang: str) -> str:
 def example_orders(state: State, seat: str, lang: str) -> str:
     """Orders this seat could send now: every opponent of the round, the cartridges shared
     out among them, and two challenges (the cap is never below two)."""
-    if state.finished or not state.player(seat).active:
-        return ""
+    if state.finished or not _playing(state, seat):
+        return ""  # the game is over, or a reader who does not play (the web site)
     opponents = state.opponents(seat)
     budget = state.player(seat).cartridges
     lines = [say(lang, "word.duels")] if opponents else []
@@ -54,8 +54,13 @@ def example_orders(state: State, seat: str, lang: str) -> str:
 def example_name(state: State, seat: str) -> str:
     """The name the order format's short examples use: the seat's first opponent, so the
     welcome speaks of the players he meets; "" when he has none."""
-    opponents = state.opponents(seat) if state.player(seat).active else []
+    opponents = state.opponents(seat) if _playing(state, seat) else []
     return state.player(opponents[0]).name if opponents else ""
+
+
+def _playing(state: State, seat: str) -> bool:
+    """Whether ``seat`` is a player still in the game (not one out, nor no player at all)."""
+    return any(player.id == seat and player.active for player in state.players)
 
 
 def order_format(example: str, lang: str, name: str = "") -> str:

@@ -40,9 +40,9 @@ def example_orders(state: State, seat: str, lang: str) -> str:
     """ "Name: Nord=, Nord=, Nord=": up to three legs (never more than ``max_legs``) straight
     on, in the first direction, clockwise from the tractor's own, that runs into nothing on
     the board as it is; the first candidate when every way is blocked (it is still read)."""
+    if state.finished or not any(t.seat == seat and t.active for t in state.tractors):
+        return ""  # the game is over, or a reader who does not play (the web site)
     tractor = state.tractor(seat)
-    if state.finished or not tractor.active:
-        return ""
     candidates = [_straight_on(tractor, d, state.options.max_legs) for d in _clockwise(tractor)]
     occupied = {cell: t.seat for t in state.tractors for cell in t.trail}
     names = {t.seat: t.name for t in state.tractors}

@@ -222,7 +222,7 @@ def your_tractor(state: State, seat: str, lang: str) -> str:
             "your_tractor_out",
             letter=t.letter,
             name=t.name,
-            status=status_text(state, t, lang),
+            status=status_text(t, lang),
         )
     return say(
         lang,

@@ -22,6 +22,7 @@ upper-case standard abbreviations, coasts as ``STP/SC``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any
 
 from gm_daemon.games.highlander.diplomacy.adjustments import adjudicate_adjustments
@@ -115,6 +116,26 @@ def _token(board: Board, token: Any, what: str) -> int:
 
 
 def _unit(board: Board, power: str, token: Any) -> Unit:
+    """A unit token read once per board: a batch writes the same few hundred again and
+    again. Only tokens that were read correctly are kept, and not unboundedly."""
+    known = _unit_tokens(board)
+    place = known.get(token) if type(token) is str else None
+    if place is None:
+        place = _unit_place(board, power, token)
+        if len(known) < _UNIT_TOKENS_LIMIT:
+            known[token] = place
+    return Unit(power, *place)
+
+
+_UNIT_TOKENS_LIMIT = 4096  # the standard map has ~200 unit tokens; input is untrusted
+
+
+@cache
+def _unit_tokens(board: Board) -> dict[str, tuple[str, int]]:
+    return {}
+
+
+def _unit_place(board: Board, power: str, token: Any) -> tuple[str, int]:
     parts = str(token).split()
     if len(parts) != 2 or parts[0].upper() not in (ARMY, FLEET):
         raise PhaseError(f"units of {power}: {token!r} is not like 'A PAR' or 'F STP/SC'")
@@ -124,7 +145,7 @@ def _unit(board: Board, power: str, token: Any) -> Unit:
         loc = board.province_of[loc]
     if not board.can_stand(kind, loc):
         raise PhaseError(f"units of {power}: {kind} cannot stand in {board.names[loc]}")
-    return Unit(power, kind, loc)
+    return kind, loc
 
 
 def _units(board: Board, raw: Mapping[str, Any]) -> list[Unit]:
