@@ -19,7 +19,14 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from gm_daemon.config import Config, ConfigError, check_address, load_config, parse_duration
+from gm_daemon.config import (
+    Config,
+    ConfigError,
+    GameConfig,
+    check_address,
+    load_config,
+    parse_duration,
+)
 from gm_daemon.daemon import Daemon, utc_now
 from gm_daemon.deadlines import local_text
 from gm_daemon.games.protocol import OrdersRejected
@@ -142,6 +149,10 @@ def _parser() -> argparse.ArgumentParser:
     what.add_argument("--text", help="the message")
     what.add_argument("--file", type=Path, help="a UTF-8 file holding the message")
     _season_commands(command)
+    absences = command(
+        "absences", _absences, "absences players announced (ABWESEND): list, or --drop N", game=True
+    )
+    absences.add_argument("--drop", type=int, metavar="N", help="strike absence #N (see the list)")
     parse = command("parse", _parse, "check an order text for a player, store nothing", game=True)
     parse.add_argument("--player", required=True, help="player name (or its id)")
     parse.add_argument("file", nargs="?", type=Path, help="order text (stdin without)")
@@ -281,11 +292,22 @@ def _check(options: argparse.Namespace) -> int:
     for game in config.games:
         print(f"{game.id}: {game.kind}, {len(game.players)} players, language {game.language}")
     _print_passwords(config)
+    started: set[str] = set()
     if config.daemon.database.exists():  # edits the running games will not take
-        referee = Referee(config, open_store(config.daemon.database), utc_now)
+        store = open_store(config.daemon.database)
+        referee = Referee(config, store, utc_now)
+        started = {row.id for row in store.games()}
         for game in config.games:
             for problem in referee.roster_problems(game):
                 print(f"warning: {problem}")
+    for game in config.games:
+        start = game.start_at(config.daemon.tz)
+        if start is not None and start <= utc_now() and game.id not in started:
+            print(
+                f"warning: game {game.id}: start = {game.start:%Y-%m-%dT%H:%M} has passed and "
+                "the game has not begun; the daemon starts it at once when it runs (set a "
+                "later start, or remove the line to start now)"
+            )
     print(f"{options.config}: OK")
     return _connect(config) if options.connect else 0
 
@@ -314,9 +336,10 @@ def _print_passwords(config: Config) -> None:
         )
 
 
-def _open(options: argparse.Namespace) -> tuple[Config, Store, Referee]:
+def _open(options: argparse.Namespace, scheduled_ok: bool = False) -> tuple[Config, Store, Referee]:
     """Config, store and referee; refuses to create an empty database (a GM in the wrong
-    directory would otherwise see no games, or pause one that does not exist)."""
+    directory would otherwise see no games, or pause one that does not exist). A game whose
+    ``start`` has not come is named as such (``status`` shows it: ``scheduled_ok``)."""
     config = load_config(options.config)
     database = config.daemon.database
     if not database.exists():
@@ -325,17 +348,35 @@ def _open(options: argparse.Namespace) -> tuple[Config, Store, Referee]:
             f"(relative paths count from the current directory, {Path.cwd()})"
         )
     store = open_store(database)
+    referee = Referee(config, store, utc_now)
     for game_id in [getattr(options, "game", None), *(getattr(options, "games", None) or [])]:
         if game_id is not None and store.game(game_id) is None:
+            start = _scheduled(config, referee, game_id)
+            if start is not None and scheduled_ok:
+                continue
+            if start is not None:
+                raise LookupError(f"{game_id} has not begun: it starts {start}")
             known = ", ".join(row.id for row in store.games()) or "none"
             raise LookupError(f"no game {game_id!r} in {database}; games: {known}")
-    return config, store, Referee(config, store, utc_now)
+    return config, store, referee
+
+
+def _scheduled(config: Config, referee: Referee, game_id: str) -> str | None:
+    """When a configured game not yet begun starts, as the GM reads it; None otherwise."""
+    game = next((g for g in config.games if g.id == game_id), None)
+    start = referee.starts_at(game) if game is not None else None
+    return None if start is None else local_text(start, referee.tz, "en")
 
 
 def _status(options: argparse.Namespace) -> int:
-    _, store, referee = _open(options)
+    config, store, referee = _open(options, scheduled_ok=True)
     games = [g for g in store.games() if options.game in (None, g.id)]
     reports = [_game_status(referee, store, row.id) for row in games]
+    reports += [
+        _scheduled_status(game, start, referee)
+        for game in config.games
+        if options.game in (None, game.id) and (start := referee.starts_at(game)) is not None
+    ]
     extra = {
         "database_bytes": database_size(store.path),
         "outbox": store.outbox_counts(),
@@ -399,7 +440,22 @@ def _game_status(referee: Referee, store: Store, game_id: str) -> dict[str, Any]
     }
 
 
+def _scheduled_status(game: GameConfig, start: datetime, referee: Referee) -> dict[str, Any]:
+    """A game whose ``start`` has not come: no state, no codes yet, only when it begins."""
+    return {
+        "id": game.id,
+        "kind": game.kind,
+        "starts": start.astimezone(referee.tz).isoformat(),
+        "starts_text": local_text(start, referee.tz, "en"),
+        "players": [{"name": p.name, "email": p.email} for p in game.players],
+    }
+
+
 def _print_status(report: dict[str, Any]) -> None:
+    if "starts" in report:
+        print(f"{report['id']} ({report['kind']}): starts {report['starts_text']}")
+        print(f"  {len(report['players'])} players; nothing is sent before the start")
+        return
     label = "finished" if report["finished"] else report["phase_label"]
     print(f"{report['id']} ({report['kind']}): {label}" + (" [paused]" if report["paused"] else ""))
     if report["held"]:
@@ -598,6 +654,26 @@ def _message_file(path: Path) -> str:
         raise ValueError(f"{path} is not UTF-8 text; save it as UTF-8") from None
     except OSError as exc:
         raise ValueError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def _absences(options: argparse.Namespace) -> int:
+    """The running absences of a game; ``--drop N`` strikes one and tells its player (the
+    running daemon sends that mail within a second)."""
+    _, store, referee = _open(options)
+    if options.drop is not None:
+        absence = referee.drop_absence(options.game, options.drop)
+        print(f"{options.game}: absence #{absence.id} dropped; its player is told")
+        return 0
+    names = {p.seat: p.name for p in store.players(options.game)}
+    rows = referee.absences_of(options.game)
+    for a in rows:
+        announced = a.announced_at.astimezone(referee.tz).strftime("%Y-%m-%d %H:%M")
+        print(
+            f"#{a.id} {names.get(a.seat, a.seat):<24} {a.first_day} to {a.last_day}"
+            f" (announced {announced})"
+        )
+    print(f"{len(rows)} absence(s) announced in {options.game}")
+    return 0
 
 
 def _parse(options: argparse.Namespace) -> int:

@@ -14,12 +14,13 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
+from gm_daemon.absences import AbsenceProblem, read_request
 from gm_daemon.games.kit.layout import table
 from gm_daemon.games.protocol import Attachment, CommandError, GameCommand
 from gm_daemon.games.text import fold
 from gm_daemon.loaded import Loaded, can_leave, game_commands, leave_meaning
 from gm_daemon.mailer import attachments, with_private
-from gm_daemon.store import from_iso, iso
+from gm_daemon.store import AbsenceRow, from_iso, iso
 from gm_daemon.texts import Text, phrase, render
 
 if TYPE_CHECKING:
@@ -80,9 +81,16 @@ def _status(mail: Mail, args: str, services: Services) -> Answer:
         phase_label=loaded.label(),
         status=with_private(report, player.seat).rstrip(),
         orders=_orders_on_file(mail, services),
-        deadline=services.referee.deadline_text(loaded),
+        deadline=_deadline_with_note(loaded, services),
     )
     return Answer("status", text, attachments(report, player.seat))
+
+
+def _deadline_with_note(loaded: Loaded, services: Services) -> str:
+    """The deadline, and why it is not the schedule's when an absence moved it."""
+    note = services.referee.deadline_note(loaded)
+    deadline = services.referee.deadline_text(loaded)
+    return f"{deadline}\n{note}" if note else deadline
 
 
 def _orders_on_file(mail: Mail, services: Services) -> str:
@@ -115,6 +123,65 @@ def _withdraw(mail: Mail, args: str, services: Services) -> Answer:
     return Answer(purpose, services.notice(mail, "withdrawn_subject", body))
 
 
+def _absent(mail: Mail, args: str, services: Services) -> Answer:
+    """ABWESEND: list, announce or cancel the sender's absences in this game."""
+    loaded, player = mail.game, mail.sender
+    referee, lang = services.referee, loaded.lang
+    try:
+        request = read_request(args)
+        if request.action == "add":
+            assert request.first is not None and request.last is not None
+            absence = referee.announce_absence(loaded, player.seat, request.first, request.last)
+            body = phrase(lang, "absence_taken", first=absence.first_day, last=absence.last_day)
+            body += _running_phase_note(mail, services, absence)
+            purpose = "absence-taken"
+        elif request.action == "cancel":
+            dropped = referee.cancel_absences(loaded.id, player.seat)
+            key = "absence_cancelled" if dropped else "absence_none_to_cancel"
+            body = phrase(lang, key, listing=_dates(dropped, lang))
+            purpose = "absence-cancelled"
+        else:
+            body = _listing(mail, services)
+            purpose = "absence-list"
+    except AbsenceProblem as problem:
+        body = f"{phrase(lang, problem.key, **problem.values)}\n\n{phrase(lang, 'absence_usage')}"
+        purpose = "absence-refused"
+    return Answer(purpose, services.notice(mail, "absence_subject", body))
+
+
+def _running_phase_note(mail: Mail, services: Services, absence: AbsenceRow) -> str:
+    """The round already running keeps its deadline even when it falls into the new
+    absence: said, so the player does not count on it."""
+    row = mail.game.row
+    if row.deadline_at is None:
+        return ""
+    day = row.deadline_at.astimezone(services.referee.tz).date()
+    if not absence.first_day <= day <= absence.last_day:
+        return ""
+    deadline = services.referee.deadline_text(mail.game)
+    return "\n\n" + phrase(mail.game.lang, "absence_running_phase", deadline=deadline)
+
+
+def _listing(mail: Mail, services: Services) -> str:
+    loaded, lang = mail.game, mail.game.lang
+    if not loaded.config.absences.enabled:
+        return phrase(lang, "absence_off")
+    own = services.referee.absences_of(loaded.id, mail.sender.seat)
+    limits = loaded.config.absences
+    key = "absence_list" if own else "absence_list_none"
+    text = phrase(lang, key, listing=_dates(own, lang))
+    limits_text = phrase(
+        lang, "absence_limits", max_days=limits.max_days, max_per_player=limits.max_per_player
+    )
+    return f"{text}\n\n{limits_text}\n\n{phrase(lang, 'absence_usage')}"
+
+
+def _dates(rows: Sequence[AbsenceRow], lang: str) -> str:
+    return "\n".join(
+        "  " + phrase(lang, "absence_span", first=a.first_day, last=a.last_day) for a in rows
+    )
+
+
 HELP = Command({"de": ("HILFE",), "en": ("HELP",)}, {}, "cmd_help", _help, needs_code=False)
 STATUS = Command({"de": ("STAND",), "en": ("STATUS",)}, {}, "cmd_status", _status)
 WITHDRAW = Command(
@@ -124,7 +191,13 @@ WITHDRAW = Command(
     _withdraw,
     needs_open=True,
 )
-CORE: tuple[Command, ...] = (HELP, STATUS, WITHDRAW)
+ABSENT = Command(
+    {"de": ("ABWESEND",), "en": ("ABSENT",)},
+    {"de": "[VON bis BIS]", "en": "[FROM to TO]"},
+    "cmd_absent",
+    _absent,
+)
+CORE: tuple[Command, ...] = (HELP, STATUS, WITHDRAW, ABSENT)
 
 
 # --- resigning: AUFGEBEN, then AUFGEBEN BESTÄTIGT within a day ---------------------------------
@@ -193,5 +266,6 @@ def find(loaded: Loaded, word: str) -> Command | None:
 
 def listing(loaded: Loaded) -> str:
     """The commands of this game, one per line with its help, for HELP and the welcome."""
-    rows = [c.line(loaded.lang) for c in commands_of(loaded)]
+    shown = [c for c in commands_of(loaded) if c is not ABSENT or loaded.config.absences.enabled]
+    rows = [c.line(loaded.lang) for c in shown]
     return "\n".join("  " + line for line in table(rows))

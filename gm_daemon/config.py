@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Annotated, Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -551,6 +551,33 @@ class PlayerConfig(Strict):
         return self.id or slugify(self.name)
 
 
+class AbsencesConfig(Strict):
+    """How players may announce absences by mail (``ABWESEND`` / ``ABSENT``)."""
+
+    max_days: Annotated[int, Field(ge=0)] = Field(
+        14,
+        description="The longest absence a player may announce, in days (first to last day). "
+        "0 switches absences off.",
+        examples=[21],
+    )
+    max_per_player: Annotated[int, Field(ge=0)] = Field(
+        3,
+        description="How many absences a player may have announced at once (those not yet "
+        "over). 0 switches absences off.",
+        examples=[5],
+    )
+    public: bool = Field(
+        False,
+        description="Name the absent player in the notice that a deadline moved. Unset: the "
+        "players are told that, and why, but not whose absence it was.",
+        examples=[True],
+    )
+
+    @property
+    def enabled(self) -> bool:
+        return self.max_days > 0 and self.max_per_player > 0
+
+
 class ObserverConfig(Strict):
     """Someone who follows a game without playing: the club's chronicler, a player-to-be."""
 
@@ -617,6 +644,18 @@ class GameConfig(Strict):
         "discards them. Needs `gm_address`.",
         examples=[True],
     )
+    start: datetime | None = Field(
+        None,
+        description="Local time the game begins (the `[daemon]` timezone): nothing is sent "
+        "before it; then the welcomes go out and the first deadline counts from it. Unset: "
+        "the game begins when the daemon first reads it.",
+        examples=["2026-12-07T18:00"],
+    )
+    absences: AbsencesConfig = Field(
+        default_factory=AbsencesConfig,
+        description="Absences players announce by mail (`ABWESEND 2026-12-20 bis 2027-01-06`): "
+        "a deadline inside one moves to the same time on the day after it.",
+    )
     safe_mode: SafeMode | None = Field(
         None,
         description="This game's own safe mode, in place of `[daemon.safe_mode]`.",
@@ -643,6 +682,17 @@ class GameConfig(Strict):
         "that file's text, found relative to the config file.",
         examples=[{"life": 12}],
     )
+
+    @field_validator("start")
+    @classmethod
+    def _local_start(cls, start: datetime | None) -> datetime | None:
+        if start is not None and start.tzinfo is not None:
+            raise ValueError("start is local time in [daemon] timezone; leave out the offset")
+        return start
+
+    def start_at(self, tz: ZoneInfo) -> datetime | None:
+        """The configured start as an aware moment, or None for "at once"."""
+        return None if self.start is None else self.start.replace(tzinfo=tz).astimezone(UTC)
 
     @field_validator("kind")
     @classmethod

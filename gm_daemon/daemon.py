@@ -149,7 +149,7 @@ class Daemon:
         self.config = load_config(config_path)
         require_passwords(self.config)
         self.store = open_store(self.config.daemon.database)
-        self.referee = Referee(self.config, self.store, clock)
+        self.referee = Referee(self.config, self.store, clock, config_path=config_path.absolute())
         self.intake = Intake(self.referee, self.store, clock)
         self.inbox, self.sender = open_transports(transports, self.config)
         self.outbox = OutboxSender(self.store, self.sender, self.config.mail.address, clock)

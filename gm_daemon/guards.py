@@ -15,11 +15,12 @@ from typing import TYPE_CHECKING, Protocol
 
 from gm_daemon.commands import Answer, find
 from gm_daemon.config import parse_duration
+from gm_daemon.deadlines import local_text
 from gm_daemon.games.kit.layout import fit
 from gm_daemon.games.protocol import Header
 from gm_daemon.games.text import fold
 from gm_daemon.store import PlayerRow
-from gm_daemon.texts import Text, phrase
+from gm_daemon.texts import Text, phrase, render
 
 if TYPE_CHECKING:
     from gm_daemon.envelope import Mail, Services
@@ -121,6 +122,11 @@ class KnownSender:
             return None
         sender = mail.incoming.sender
         period = parse_duration(services.config.mail.stranger_reply_every)
+        later = _starts_later(sender, services)
+        if later is not None:
+            if services.answered_since(sender, "not-begun", services.clock() - period):
+                return Stop("player of a game not begun (answered before)")
+            return Stop("player of a game not begun", Answer("not-begun", later), sender)
         if services.answered_since(sender, "unknown-sender", services.clock() - period):
             return Stop("unknown sender (answered before)")
         parts = [phrase(lang, "unknown_sender", sender=sender) for lang in ("de", "en")]
@@ -343,6 +349,27 @@ def first_stop(mail: Mail, services: Services) -> Stop | None:
 
 
 # --- helpers -------------------------------------------------------------------------------
+def _starts_later(sender: str, services: Services) -> Text | None:
+    """The answer to a player of a game whose ``start`` has not come (he has no seat yet):
+    when it begins, rather than that his address is unknown."""
+    referee = services.referee
+    for game in services.config.games:
+        start = referee.starts_at(game)
+        player = next((p for p in game.players if p.email == sender.lower()), None)
+        if start is not None and player is not None:
+            lang = game.language_of(player.seat_id())
+            when = local_text(start, referee.tz, lang)
+            return render(
+                lang,
+                "notice",
+                game_id=game.id,
+                name=player.name,
+                subject=phrase(lang, "not_begun_subject"),
+                text=phrase(lang, "not_begun", game_id=game.id, start=when),
+            )
+    return None
+
+
 def _refusal(mail: Mail) -> str | None:
     loaded = mail.game
     if loaded.row.finished:

@@ -15,15 +15,16 @@ import secrets
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import replace
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
+from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel
 
-from gm_daemon import safemode
+from gm_daemon import absences, safemode
 from gm_daemon.config import Config, GameConfig
-from gm_daemon.deadlines import next_deadline
+from gm_daemon.deadlines import local_text, next_deadline
 from gm_daemon.games import find_game
 from gm_daemon.games.kit.layout import ranking_lines, wrap
 from gm_daemon.games.protocol import Report, Resolution, Seat
@@ -40,6 +41,7 @@ from gm_daemon.loaded import (
 from gm_daemon.mailer import Mailer, Reply, leaves_chance, named_for, with_private, with_reason
 from gm_daemon.rng import commitment, new_seed, phase_rng
 from gm_daemon.store import (
+    AbsenceRow,
     GameRow,
     PlayerRow,
     Store,
@@ -77,8 +79,12 @@ class Referee:
         store: Store,
         clock: Callable[[], datetime],
         mailer: Mailer | None = None,
+        config_path: Path | None = None,
     ):
         self.config = config
+        self.config_path = config_path  # named in the commands the GM is told to run
+        # Games of the config whose ``start`` has not come, with that moment (``sync``).
+        self._pending_starts: dict[str, datetime] = {}
         self.store = store
         self.clock = clock
         self.mailer = mailer or Mailer(config, store, clock)
@@ -135,8 +141,10 @@ class Referee:
     def _schedule(
         self, config: GameConfig, engine: AnyGame, state: BaseModel, start: datetime
     ) -> tuple[datetime, datetime | None]:
-        """The deadline of a phase starting at ``start``, and when to remind the late."""
+        """The deadline of a phase starting at ``start``, moved out of the absences known
+        then, and when to remind the late."""
         deadline = next_deadline(config.deadlines, engine.phase_type(state), start, self.tz)
+        deadline, _ = absences.shift(deadline, self._absences_known(config, start), self.tz)
         return deadline, self._remind_at(config, deadline, engine.phase_number(state))
 
     def _remind_at(self, config: GameConfig, deadline: datetime, phase: int) -> datetime | None:
@@ -146,6 +154,44 @@ class Referee:
         sent = reminders_sent(self.store, config.id, phase)
         moments = [deadline - lead for lead in config.reminders() if _seconds(lead) not in sent]
         return min(moments, default=None)
+
+    def _absences_known(self, config: GameConfig, start: datetime) -> list[AbsenceRow]:
+        if not config.absences.enabled:
+            return []
+        today = start.astimezone(self.tz).date()
+        return [a for a in self.store.absences(config.id, today) if a.known_at(start)]
+
+    def deadline_note(self, loaded: Loaded) -> str:
+        """Why the deadline in force is not the schedule's: a sentence naming the deadline
+        it would have been, and (with ``absences.public``) whose absence moved it; "" when
+        nothing moved it or the GM set it by hand."""
+        row = loaded.row
+        if row.deadline_at is None or row.deadline_override or row.waiting:
+            return ""
+        known = self._absences_known(loaded.config, row.phase_started_at)
+        if not known:
+            return ""
+        phase_type = loaded.engine.phase_type(loaded.state)
+        planned = next_deadline(loaded.config.deadlines, phase_type, row.phase_started_at, self.tz)
+        moved, causes = absences.shift(planned, known, self.tz)
+        if not causes or moved != row.deadline_at:
+            return ""
+        lang = loaded.lang
+        values = {"planned": local_text(planned, self.tz, lang)}
+        if not loaded.config.absences.public:
+            return phrase(lang, "absence_moved", **values)
+        names = {p.seat: p.name for p in loaded.players}
+        who = ", ".join(
+            phrase(
+                lang,
+                "absence_of",
+                name=names.get(a.seat, a.seat),
+                first=a.first_day,
+                last=a.last_day,
+            )
+            for a in causes
+        )
+        return phrase(lang, "absence_moved_public", who=who, **values)
 
     # --- config sync -------------------------------------------------------------------
     def sync(self) -> list[str]:
@@ -157,14 +203,38 @@ class Referee:
         for row in self.store.games():
             if row.id not in configured and row.held != NOT_IN_CONFIG and not row.finished:
                 self.store.set_held(row.id, NOT_IN_CONFIG)
+        self._pending_starts = {}
+        now = self.clock()
         for game_config in self.config.games:
             if self.store.game(game_config.id) is None:
-                self.start_game(game_config)
-                started.append(game_config.id)
+                start = game_config.start_at(self.tz)
+                if start is not None and start > now:
+                    self._pending_starts[game_config.id] = start
+                    log.info("game %s starts %s", game_config.id, start.isoformat())
+                else:
+                    self.start_game(game_config)
+                    started.append(game_config.id)
             else:
                 self._update_from_config(game_config)
             warm_up(find_game(game_config.kind))
         return started
+
+    def start_due(self) -> list[str]:
+        """Start the games whose ``start`` has come (found by ``sync``)."""
+        now = self.clock()
+        due = [game_id for game_id, start in self._pending_starts.items() if start <= now]
+        for game_id in due:
+            del self._pending_starts[game_id]
+            if self.store.game(game_id) is None:  # the CLI cannot start one, but be sure
+                self.start_game(self.config.game(game_id))
+        return due
+
+    def starts_at(self, game_config: GameConfig) -> datetime | None:
+        """When a game not yet begun starts; None once it has (or for "at once")."""
+        start = game_config.start_at(self.tz)
+        if start is None or self.store.game(game_config.id) is not None:
+            return None
+        return start
 
     def roster_problems(self, game_config: GameConfig) -> list[str]:
         """Where the config's players and a started game's players differ. Players cannot
@@ -267,7 +337,9 @@ class Referee:
         self.mailer.report_to_each(
             loaded,
             "phase-ready",
-            lambda view, p: _with_deadline(view, p, self.deadline_text(view)),
+            lambda view, p: _with_deadline(
+                view, p, self.deadline_text(view), self.deadline_note(view)
+            ),
             "phase_ready",
         )
         log.info("game %s: %s can start, deadline %s", loaded.id, loaded.label(), deadline)
@@ -298,7 +370,7 @@ class Referee:
         options = config.parsed_options()
         state = engine.start(options, seats, phase_rng(seed, 0, "start"))
         state = take_options(engine, state, options)
-        now = self.clock()
+        now = self._start_moment(config, engine, state)
         waiting = waiting_for(engine, state, config.language)
         deadline, remind_at = (
             (None, None) if waiting else self._schedule(config, engine, state, now)
@@ -330,6 +402,17 @@ class Referee:
             if waiting:
                 self._tell_gm_waiting(loaded, waiting)
         log.info("game %s started (%s, %d players)", config.id, config.kind, len(seats))
+
+    def _start_moment(self, config: GameConfig, engine: AnyGame, state: BaseModel) -> datetime:
+        """The configured start, so the first deadline counts from it; now when there is
+        none, or when a daemon that was down at the start would otherwise open the game
+        with its first deadline already passed."""
+        now = self.clock()
+        start = config.start_at(self.tz)
+        if start is None or start > now:
+            return now
+        deadline, _ = self._schedule(config, engine, state, start)
+        return start if deadline > now else now
 
     def _welcome_observers(self, loaded: Loaded) -> None:
         """Every observer of the config not yet welcomed (one added to a running game, too)
@@ -394,10 +477,12 @@ class Referee:
             return None
         if loaded.config.preview:
             after = self._hold_for_preview(loaded, after, resolution, defaults)
+            self._tell_gm_missing(loaded, nmr)
         else:
             self.mailer.results(
                 loaded, after, resolution, defaults, lambda view: self._closing(view, resolution)
             )
+            self._tell_gm_missing(loaded, nmr)
             if after.row.waiting:
                 self._tell_gm_waiting(after, after.row.waiting)
         log.info(
@@ -491,13 +576,14 @@ class Referee:
         next_one = phrase(
             lang, "next_deadline", phase_label=after.label(), deadline=self.deadline_text(after)
         )
-        return f"\n{next_one}\n"
+        note = self.deadline_note(after)
+        return f"\n{next_one}\n" + (f"{note}\n" if note else "")
 
     # --- the clock's work --------------------------------------------------------------
     def due(self) -> list[str]:
         """Resolve every phase whose deadline has passed and send due reminders: one query
         for what is due, whatever the number of games that are not. Returns what it did."""
-        done = []
+        done = [f"{game_id}: started" for game_id in self.start_due()]
         now = self.clock()
         for game_id in self.store.due_games(now):
             row = self.store.game(game_id)
@@ -516,7 +602,8 @@ class Referee:
     def next_moment(self) -> datetime | None:
         """When the clock next has work: the earliest deadline or reminder of a running game
         (held, paused, finished and waiting games have none)."""
-        return self.store.next_game_moment()
+        moments = [self.store.next_game_moment(), *self._pending_starts.values()]
+        return min((m for m in moments if m is not None), default=None)
 
     def _try_resolve(self, game_id: str, trigger: str, phase: int) -> bool:
         """A resolution that raises holds its game (the clock leaves it alone until a restart
@@ -704,6 +791,118 @@ class Referee:
                 f"{who!r} names {len(matches)} players of {game_id}; players: {names}"
             )
         return next(p for p in players if p.seat == matches[0])
+
+    # --- absences ----------------------------------------------------------------------
+    def today(self) -> date:
+        return self.clock().astimezone(self.tz).date()
+
+    def absences_of(self, game_id: str, seat: str | None = None) -> list[AbsenceRow]:
+        """Absences that have not ended and were not dropped, of one seat or of all."""
+        today = self.today()
+        rows = absences.running(self.store.absences(game_id, today), today)
+        return [a for a in rows if seat is None or a.seat == seat]
+
+    def announce_absence(self, loaded: Loaded, seat: str, first: date, last: date) -> AbsenceRow:
+        """Raises ``AbsenceProblem`` for an absence the game's limits do not allow. The
+        running phase's deadline stays: the phase began before the absence was known."""
+        announced = len(self.absences_of(loaded.id, seat))
+        absences.check_new(first, last, self.today(), loaded.config.absences, announced)
+        self.store.add_absence(loaded.id, seat, first, last, self.clock())
+        return next(a for a in reversed(self.absences_of(loaded.id, seat)) if a.first_day == first)
+
+    def cancel_absences(self, game_id: str, seat: str) -> list[AbsenceRow]:
+        dropped = self.absences_of(game_id, seat)
+        self.store.drop_absences(game_id, [a.id for a in dropped], self.clock())
+        return dropped
+
+    def drop_absence(self, game_id: str, absence_id: int) -> AbsenceRow:
+        """The GM strikes an absence; its player is told. Like one the player cancels, it
+        no longer moves the deadlines of phases that begin from now on."""
+        with self.store.transaction():
+            absence = next((a for a in self.absences_of(game_id) if a.id == absence_id), None)
+            if absence is None:
+                known = ", ".join(f"#{a.id}" for a in self.absences_of(game_id)) or "none"
+                raise LookupError(
+                    f"{game_id} has no running absence #{absence_id} (running: {known}; "
+                    f"see gm-daemon absences --game {game_id})"
+                )
+            self.store.drop_absences(game_id, [absence_id], self.clock())
+            loaded = self.load(game_id)
+            if loaded is not None:
+                view, player = loaded.for_seat(absence.seat), loaded.player(absence.seat)
+                body = phrase(
+                    view.lang, "absence_dropped", first=absence.first_day, last=absence.last_day
+                )
+                reply = Reply("absence_subject", body, "absence-dropped")
+                self.mailer.notice(view, player, view.lang, reply)
+        return absence
+
+    # --- notices to the GM --------------------------------------------------------------
+    def _tell_gm_missing(self, loaded: Loaded, nmr: list[str]) -> None:
+        """After a resolution: a game where no one who owed orders sent any, and a player who
+        has now missed two phases of his in a row, are named to the GM, each once (until
+        orders come again), with the command that would hand the seat on."""
+        owed = loaded.engine.owed(loaded.state)
+        missed = set(nmr)
+        silent_key = f"gm-told-silent:{loaded.id}"
+        silent = len(owed) >= 2 and owed <= missed
+        if not silent:
+            self.store.set_note(silent_key, None)
+        elif self.store.note(silent_key) is None:
+            self.store.set_note(silent_key, loaded.label())
+            self._tell_gm_silent(loaded)
+        for seat in sorted(owed):
+            key, told = f"missed:{loaded.id}:{seat}", f"gm-told-missed:{loaded.id}:{seat}"
+            if seat not in missed:
+                self.store.set_note(key, None)
+                self.store.set_note(told, None)
+                continue
+            count = int(self.store.note(key) or 0) + 1
+            self.store.set_note(key, str(count))
+            if count >= 2 and not silent and self.store.note(told) is None:
+                self.store.set_note(told, loaded.label())
+                self._tell_gm_missed(loaded, seat)
+
+    def _replace_command(self, game_id: str, name: str) -> str:
+        config = str(self.config_path) if self.config_path else "CONFIG"
+        return (
+            f'gm-daemon replace-player --config {config} --game {game_id} --player "{name}" '
+            "--email NEW@ADDRESS"
+        )
+
+    def _tell_gm_missed(self, loaded: Loaded, seat: str) -> None:
+        player = loaded.player(seat)
+        lang = loaded.lang
+        values = {
+            "game_id": loaded.id,
+            "name": player.name,
+            "email": player.email,
+            "phase_label": loaded.label(),
+            "command": self._replace_command(loaded.id, player.name),
+        }
+        log.warning("game %s: %s missed two phases in a row", loaded.id, player.name)
+        self.mailer.tell_gm(
+            phrase(lang, "gm_missed_subject", **values), phrase(lang, "gm_missed", **values) + "\n"
+        )
+
+    def _tell_gm_silent(self, loaded: Loaded) -> None:
+        lang = loaded.lang
+        config = str(self.config_path) if self.config_path else "CONFIG"
+        commands = "\n".join(
+            "  " + self._replace_command(loaded.id, p.name)
+            for p in loaded.players
+            if p.seat in loaded.engine.owed(loaded.state)
+        )
+        values = {
+            "game_id": loaded.id,
+            "phase_label": loaded.label(),
+            "pause": f"gm-daemon pause --config {config} --game {loaded.id}",
+            "commands": commands,
+        }
+        log.warning("game %s: nobody sent orders for %s", loaded.id, loaded.label())
+        self.mailer.tell_gm(
+            phrase(lang, "gm_silent_subject", **values), phrase(lang, "gm_silent", **values) + "\n"
+        )
 
     # --- a season's GM tools: preview, rollback, a player leaving, ending now -------------
     def _hold_for_preview(
@@ -1079,8 +1278,10 @@ def _reason_line(lang: str, reason: str | None) -> str:
     return "\n" + wrap(quoted.strip()) + "\n" if quoted else ""
 
 
-def _with_deadline(loaded: Loaded, player: PlayerRow, deadline: str) -> Report:
-    """The seat's status report with the deadline now in force under it."""
+def _with_deadline(loaded: Loaded, player: PlayerRow, deadline: str, note: str = "") -> Report:
+    """The seat's status report with the deadline now in force under it, and why it is not
+    the schedule's (``Referee.deadline_note``) when an absence moved it."""
     report = loaded.engine.status(loaded.state, player.seat, loaded.lang)
     line = phrase(loaded.lang, "next_deadline", phase_label=loaded.label(), deadline=deadline)
+    line += f"\n{note}" if note else ""
     return replace(report, public=report.public.rstrip() + "\n\n" + line + "\n")

@@ -20,7 +20,7 @@ import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -113,6 +113,16 @@ CREATE TABLE IF NOT EXISTS outbox (
 CREATE INDEX IF NOT EXISTS outbox_due ON outbox(status, next_attempt_at);
 CREATE INDEX IF NOT EXISTS outbox_recipient ON outbox(recipient, purpose, created_at);
 CREATE INDEX IF NOT EXISTS players_address ON players(COALESCE(email_override, email));
+CREATE TABLE IF NOT EXISTS absences (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    game_id TEXT NOT NULL REFERENCES games(id),
+    seat TEXT NOT NULL,
+    first_day TEXT NOT NULL,
+    last_day TEXT NOT NULL,
+    announced_at TEXT NOT NULL,
+    dropped_at TEXT
+);
+CREATE INDEX IF NOT EXISTS absences_game ON absences(game_id, last_day);
 {ROLLBACK_TABLES}"""
 # A seat's address in force: the GM's override wins over the config (indexed: every mail
 # looks its sender up by it, among the seats of every game).
@@ -222,10 +232,22 @@ def _v2_to_v3(db: sqlite3.Connection) -> None:
         db.execute(statement)
 
 
+def _v3_to_v4(db: sqlite3.Connection) -> None:
+    """Absences announced by mail (``ABWESEND``): kept with the moment they were announced
+    and dropped, since a deadline moves only for an absence known when its phase began."""
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS absences (id INTEGER PRIMARY KEY AUTOINCREMENT,"
+        " game_id TEXT NOT NULL REFERENCES games(id), seat TEXT NOT NULL,"
+        " first_day TEXT NOT NULL, last_day TEXT NOT NULL, announced_at TEXT NOT NULL,"
+        " dropped_at TEXT)"
+    )
+    db.execute("CREATE INDEX IF NOT EXISTS absences_game ON absences(game_id, last_day)")
+
+
 # MIGRATIONS[n - 1] takes a database from version n to n + 1. A step is never changed once
 # released (databases in the field went through it); a schema change is a new step at the
 # end, together with the same change in ``_SCHEMA``.
-MIGRATIONS: list[Migration] = [_v1_to_v2, _v2_to_v3]
+MIGRATIONS: list[Migration] = [_v1_to_v2, _v2_to_v3, _v3_to_v4]
 SCHEMA_VERSION = len(MIGRATIONS) + 1
 
 
@@ -353,6 +375,35 @@ class PlayerRow:
     name: str
     email: str  # the address in force (a GM override wins over the config)
     code: str
+
+
+@dataclass(frozen=True)
+class AbsenceRow:
+    id: int
+    game_id: str
+    seat: str
+    first_day: date
+    last_day: date  # inclusive: "2026-12-20 bis 2027-01-06" is away on the 6th too
+    announced_at: datetime
+    dropped_at: datetime | None
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> AbsenceRow:
+        return cls(
+            id=row["id"],
+            game_id=row["game_id"],
+            seat=row["seat"],
+            first_day=date.fromisoformat(row["first_day"]),
+            last_day=date.fromisoformat(row["last_day"]),
+            announced_at=from_iso(row["announced_at"]),
+            dropped_at=from_iso(row["dropped_at"]) if row["dropped_at"] else None,
+        )
+
+    def known_at(self, moment: datetime) -> bool:
+        """Announced before ``moment`` and not dropped by then: what a phase starting at
+        ``moment`` has to respect. Strictly before: one announced in the very second a
+        phase began came too late for it (the store keeps whole seconds)."""
+        return self.announced_at < moment and (self.dropped_at is None or self.dropped_at >= moment)
 
 
 @dataclass(frozen=True)
@@ -655,6 +706,33 @@ class Store:
         (every mail loads its game's seats)."""
         query = f"SELECT game_id, seat, name, {_ADDRESS}, code FROM players WHERE {where}"
         return [PlayerRow(*r) for r in self.db.execute(query + " ORDER BY rowid", (value,))]
+
+    # --- absences ----------------------------------------------------------------------
+    def add_absence(
+        self, game_id: str, seat: str, first_day: date, last_day: date, at: datetime
+    ) -> int:
+        cursor = self.db.execute(
+            "INSERT INTO absences(game_id, seat, first_day, last_day, announced_at)"
+            " VALUES (?, ?, ?, ?, ?)",
+            (game_id, seat, first_day.isoformat(), last_day.isoformat(), iso(at)),
+        )
+        return int(cursor.lastrowid or 0)
+
+    def absences(self, game_id: str, until: date | None = None) -> list[AbsenceRow]:
+        """The game's absences, dropped ones too (a running phase may still respect one),
+        that end on or after ``until``: one indexed query, empty for most games."""
+        query = "SELECT * FROM absences WHERE game_id = ? AND last_day >= ? ORDER BY first_day, id"
+        since = until.isoformat() if until else ""
+        return [AbsenceRow.from_row(r) for r in self.db.execute(query, (game_id, since))]
+
+    def drop_absences(self, game_id: str, ids: list[int], at: datetime) -> int:
+        marks = ", ".join("?" * len(ids))
+        cursor = self.db.execute(
+            f"UPDATE absences SET dropped_at = ? WHERE game_id = ? AND dropped_at IS NULL"
+            f" AND id IN ({marks})",
+            (iso(at), game_id, *ids),
+        )
+        return cursor.rowcount
 
     # --- orders ------------------------------------------------------------------------
     def put_orders(

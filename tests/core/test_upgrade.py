@@ -140,10 +140,11 @@ def test_the_release_database_is_migrated_in_place_after_a_backup(tmp_path: Path
     Store(database).close()
     (backup,) = tmp_path.glob("*.bak")
     assert re.fullmatch(r"gm\.sqlite\.v1-\d{8}T\d{6}Z\.bak", backup.name), backup.name
-    assert version(database) == SCHEMA_VERSION == 3
+    assert version(database) == SCHEMA_VERSION == 4
     assert version(backup) == 0 and dump(backup) == before  # the old database, row for row
     assert query(backup, "PRAGMA journal_mode") == [("delete",)]  # one file, no -wal beside
     after = dump(database)
+    assert after.pop("absences") == []  # step 3 → 4: a table of its own, empty
     assert ("schema_version", "2") in before["meta"]
     assert after.pop("meta") == [r for r in before.pop("meta") if r[0] != "schema_version"]
     for table in SCHEMA_3_TABLES:  # step 2 → 3: the record of rollbacks, empty
@@ -198,6 +199,17 @@ def test_a_database_of_the_first_schema_reaches_the_latest(tmp_path: Path) -> No
     assert len(list(path.parent.glob("gm.sqlite.v1-*.bak"))) == 1
 
 
+def test_a_database_of_version_3_gets_the_absences_table(tmp_path: Path) -> None:
+    path = fresh(tmp_path)
+    with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as db:
+        db.execute("DROP TABLE absences")
+        db.execute("PRAGMA user_version = 3")
+    Store(path).close()
+    assert version(path) == SCHEMA_VERSION
+    assert schema(path) == schema(fresh(tmp_path / "other"))
+    assert len(list(path.parent.glob("gm.sqlite.v3-*.bak"))) == 1
+
+
 def test_a_migration_that_fails_halfway_leaves_the_database_as_it_was(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -248,7 +260,7 @@ def test_the_cli_refuses_a_newer_database_in_one_line_with_exit_78(
     assert err.count("\n") == 1 and "Traceback" not in err, err
     newer_version = SCHEMA_VERSION + 1
     assert err.startswith(f"error: daemon.database {h.database} has schema version {newer_version}")
-    assert f"gm.sqlite.v{SCHEMA_VERSION}-*.bak" in err  # where this code's own database is
+    assert f"gm.sqlite.v{SCHEMA_VERSION}-*.bak" in err  # where this code's database may be
 
 
 def test_the_daemon_refuses_a_newer_database_in_one_log_line_with_exit_78(
@@ -262,7 +274,8 @@ def test_the_daemon_refuses_a_newer_database_in_one_log_line_with_exit_78(
     assert refusal.getMessage().startswith(
         f"cannot start: daemon.database {h.database} has schema version {SCHEMA_VERSION + 1}"
     )
-    assert refusal.exc_info is None and f"gm.sqlite.v{SCHEMA_VERSION}-*.bak" in refusal.getMessage()
+    backup = f"gm.sqlite.v{SCHEMA_VERSION}-*.bak"
+    assert refusal.exc_info is None and backup in refusal.getMessage()
 
 
 # --- the games play on ------------------------------------------------------------------------
