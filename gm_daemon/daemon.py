@@ -81,6 +81,10 @@ def make_transports(config: Config) -> tuple[Inbox, Sender]:
         from gm_daemon.mail.maildir import MaildirInbox, MaildirSender
 
         return MaildirInbox(mail.maildir.inbox), MaildirSender(mail.maildir.outbox)
+    if mail.transport == "lmtp":
+        from gm_daemon.mail.lmtp import LmtpInbox
+
+        return LmtpInbox(mail.lmtp, mail.address, mail.domain), make_smtp_sender(config)
     return make_imap_inbox(config), make_smtp_sender(config)
 
 
@@ -156,6 +160,10 @@ class Daemon:
         self._next_prune: datetime | None = None
         self._intake_noted: datetime | None = None
         self._sending: SendingMeanwhile | None = None  # while a cycle takes mail in
+        # stored mail is handled by one caller at a time: the cycle, or LMTP's answering
+        self._handling = asyncio.Lock()
+        self._delivered: asyncio.Event | None = None  # LMTP stored a mail
+        self._answering: asyncio.Task[None] | None = None
 
     # --- one pass ----------------------------------------------------------------------
     async def cycle(self) -> None:
@@ -214,15 +222,57 @@ class Daemon:
             taken.update(keys)
             step += 1
 
-    async def _process_pending(self) -> None:
+    async def _process_pending(self, sending: SendingMeanwhile | None = None) -> None:
         """Intake of every stored mail not yet handled, one transaction each (as
-        ``Intake.process_pending``); after each, the sender gets its turn."""
-        for row in self.store.unprocessed():
-            self.intake.handle(row)
-            if self._sending is not None:
-                self._sending.wake()
-            await asyncio.sleep(0)  # a socket's data is read in one loop turn,
-            await asyncio.sleep(0)  # the coroutine waiting for it resumes in the next
+        ``Intake.process_pending``); after each, the sender gets its turn. One caller at a
+        time: a row must not be handled by the cycle and by LMTP's answering both."""
+        sending = sending or self._sending
+        async with self._handling:
+            for row in self.store.unprocessed():
+                self.intake.handle(row)
+                if sending is not None:
+                    sending.wake()
+                await asyncio.sleep(0)  # a socket's data is read in one loop turn,
+                await asyncio.sleep(0)  # the coroutine waiting for it resumes in the next
+
+    # --- mail handed over by the MTA (transport "lmtp") --------------------------------
+    async def _listen(self) -> None:
+        """Start the inbox's listener, if it is one (LMTP): each mail it takes is stored
+        before the MTA hears ``250``, and answered at once, not at the next loop pass."""
+        listen = getattr(self.inbox, "listen", None)
+        if listen is None:
+            return
+        self._delivered = asyncio.Event()
+        self._answering = asyncio.ensure_future(self._answer_delivered())
+        await listen(self._take_delivered)
+
+    def _take_delivered(self, data: bytes) -> None:
+        """Commit one delivered mail to the inbox table (raises when it cannot: the MTA
+        hears 451 and delivers again); a copy already stored counts as stored."""
+        from gm_daemon.mail.lmtp import lmtp_key
+
+        self._store_all([RawMail(key=lmtp_key(data), data=data)])
+        assert self._delivered is not None
+        self._delivered.set()
+
+    async def _answer_delivered(self) -> None:
+        """Handle what the MTA delivered, as it comes: a burst is handled while the rest of
+        it is still being delivered, and the replies leave meanwhile (``SendingMeanwhile``).
+        Once a burst is answered the loop is woken to look at its timers again (a phase the
+        burst completed has a new deadline)."""
+        assert self._delivered is not None
+        while True:
+            await self._delivered.wait()
+            self._delivered.clear()
+            try:
+                sending = SendingMeanwhile(self.outbox)
+                async with sending:
+                    await self._process_pending(sending)
+                await self.outbox.drain()
+            except Exception:
+                log.exception("answering delivered mail failed; the next pass tries again")
+            if not self._delivered.is_set() and self._wake is not None:
+                self._wake.set()
 
     def _note_intake_ok(self) -> None:
         """Remember that the mailbox was read, for safe mode's intake-gap rule; a write per
@@ -315,6 +365,7 @@ class Daemon:
         try:
             self.store.release_held()  # a resolution that failed is tried again after a fix
             self.referee.sync()
+            await self._listen()
             sd_notify("READY=1\nSTATUS=running")
             log.info("gm-daemon running with %s", self.config_path)
             while not self.should_exit:
@@ -427,6 +478,9 @@ class Daemon:
         await self.close()
 
     async def close(self) -> None:
+        if self._answering is not None:
+            self._answering.cancel()
+            await asyncio.gather(self._answering, return_exceptions=True)
         for part in (self.inbox, self.sender):
             try:
                 await part.close()
