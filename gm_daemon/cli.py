@@ -147,8 +147,25 @@ def _check(options: argparse.Namespace) -> int:
         for game in config.games:
             for problem in referee.roster_problems(game):
                 print(f"warning: {problem}")
+    if _lmtp_problems(options.config, config):
+        return 2
     print(f"{options.config}: OK")
     return _connect(config) if options.connect else 0
+
+
+def _lmtp_problems(path: Path, config: Config) -> bool:
+    """What the LMTP listener would fail on at start (its socket's directory), said now, as
+    the config's own problems are."""
+    if config.mail.transport != "lmtp":
+        return False
+    from gm_daemon.mail.lmtp import lmtp_problems
+
+    problems = lmtp_problems(config.mail.lmtp)
+    if problems:
+        print(f"config {path} has problems:", file=sys.stderr)
+        for problem in problems:
+            print(f"  {problem}", file=sys.stderr)
+    return bool(problems)
 
 
 def _connect(config: Config) -> int:
