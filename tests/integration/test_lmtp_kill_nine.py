@@ -27,6 +27,7 @@ import random
 import signal
 import sqlite3
 import subprocess
+import threading
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
@@ -75,19 +76,20 @@ def _kill_run(tmp_path: Path, stack: MailStack, mails: int, kills: int, seed: in
     chunks = [orders[i::delivering] for i in range(delivering)]
     started, deferred = time.monotonic(), _deferred(stack)
     for point in range(kills):
-        daemon = _start_daemon(config, log)
+        daemon, sending = _start_daemon(config, log), None
         try:  # a failing step must not leave a daemon behind that reads later tests' mail
             _listening(daemon, log)
-            if point < delivering:
-                for message_id, player in chunks[point]:
-                    data = _orders(player, message_id, to=stack.lmtp_gm)
-                    stack.deliver(stack.lmtp_gm, data, player)
-                time.sleep(rng.uniform(0.0, 0.6))  # mid-burst: storing, answering, sending
+            if point < delivering:  # killed while Postfix hands the burst over, or after
+                sending = threading.Thread(target=_submit, args=(stack, chunks[point]))
+                sending.start()
+                time.sleep(rng.uniform(0.02, 0.25))
             else:
                 _deadline_ahead(tmp_path, config, log, point == delivering)
                 time.sleep(rng.uniform(0.0, 1.5))  # resolution and result mails going out
         finally:
             _kill(daemon, signal.SIGKILL)
+            if sending is not None:
+                sending.join(60)
     final = _start_daemon(config, log)
     try:  # SIGTERM before its handler is set would kill it (-15), not stop it
         _listening(final, log)
@@ -112,6 +114,12 @@ def _deferred(stack: MailStack) -> int:
     return sum(
         "status=deferred" in line and str(stack.lmtp_socket) in line for line in text.splitlines()
     )
+
+
+def _submit(stack: MailStack, chunk: list[tuple[str, str]]) -> None:
+    """Each order to Postfix's MX port, as the players' servers would send them."""
+    for message_id, player in chunk:
+        stack.deliver(stack.lmtp_gm, _orders(player, message_id, to=stack.lmtp_gm), player)
 
 
 def _kill(daemon: subprocess.Popen[bytes], signum: int) -> int:
