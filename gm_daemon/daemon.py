@@ -14,6 +14,7 @@ READY, RELOADING, STOPPING and WATCHDOG.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import signal
@@ -48,6 +49,9 @@ INTAKE_NOTE_EVERY = timedelta(minutes=1)
 # only (not for a whole chunk to be decoded and stored), later ones for throughput.
 CHUNKS = (1, 10, 50)  # the last size repeats
 FIRST_CHUNK = CHUNKS[0]
+# How long LMTP's answering waits for the next mail of a burst before it ends its sending
+# meanwhile (the replies already handled are on their way during the wait)
+BURST_GAP = 0.05
 FETCH_CHUNK = CHUNKS[-1]
 
 Clock = Callable[[], datetime]
@@ -246,6 +250,17 @@ class Daemon:
         self._answering = asyncio.ensure_future(self._answer_delivered())
         await listen(self._take_delivered)
 
+    async def _more_delivered(self, gap: float) -> bool:
+        """True (and cleared) when a mail was stored since the last look, or is within
+        ``gap`` seconds: a burst keeps its sender, which keeps its SMTP exchange going."""
+        assert self._delivered is not None
+        if not self._delivered.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._delivered.wait(), gap)
+        found = self._delivered.is_set()
+        self._delivered.clear()
+        return found
+
     def _take_delivered(self, data: bytes) -> None:
         """Commit one delivered mail to the inbox table (raises when it cannot: the MTA
         hears 451 and delivers again); a copy already stored counts as stored."""
@@ -263,11 +278,11 @@ class Daemon:
         assert self._delivered is not None
         while True:
             await self._delivered.wait()
-            self._delivered.clear()
             try:
                 sending = SendingMeanwhile(self.outbox)
-                async with sending:
-                    await self._process_pending(sending)
+                async with sending:  # one sender for the whole burst
+                    while await self._more_delivered(BURST_GAP):
+                        await self._process_pending(sending)
                 await self.outbox.drain()
             except Exception:
                 log.exception("answering delivered mail failed; the next pass tries again")
