@@ -281,8 +281,12 @@ class Daemon:
             try:
                 sending = SendingMeanwhile(self.outbox)
                 async with sending:  # one sender for the whole burst
+                    first = True
                     while await self._more_delivered(BURST_GAP):
                         await self._process_pending(sending)
+                        if first:  # as for IMAP: the first reply leaves before more is read
+                            await sending.first_out()
+                            first = False
                 await self.outbox.drain()
             except Exception:
                 log.exception("answering delivered mail failed; the next pass tries again")
