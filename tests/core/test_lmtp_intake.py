@@ -174,3 +174,11 @@ def test_check_validates_the_lmtp_section(tmp_path, capsys, lines, code, named):
     h.config_path.write_text(text)
     assert h.cli("check")[0] == code
     assert named in capsys.readouterr().err
+
+
+def test_lmtp_needs_smtp_for_the_replies(tmp_path, capsys):
+    h = DaemonHarness(tmp_path, GAMES)
+    text = h.config_path.read_text().replace('transport = "maildir"', 'transport = "lmtp"')
+    h.config_path.write_text(text)
+    assert h.cli("check")[0] == 2
+    assert 'transport = "lmtp" needs [mail.smtp]' in capsys.readouterr().err
