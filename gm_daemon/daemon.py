@@ -49,10 +49,10 @@ INTAKE_NOTE_EVERY = timedelta(minutes=1)
 # only (not for a whole chunk to be decoded and stored), later ones for throughput.
 CHUNKS = (1, 10, 50)  # the last size repeats
 FIRST_CHUNK = CHUNKS[0]
+FETCH_CHUNK = CHUNKS[-1]
 # How long LMTP's answering waits for the next mail of a burst before it ends its sending
 # meanwhile (the replies already handled are on their way during the wait)
 BURST_GAP = 0.05
-FETCH_CHUNK = CHUNKS[-1]
 
 Clock = Callable[[], datetime]
 PRUNE_EVERY = timedelta(hours=1)
