@@ -121,10 +121,6 @@ class LmtpInbox:
             os.chown(path, -1, grp.getgrnam(self.section.socket_group).gr_gid)
         os.chmod(path, self.section.mode)
 
-    @property
-    def listening(self) -> bool:
-        return self._server is not None
-
     async def fetch(self, limit: int | None = None) -> Sequence[RawMail]:
         """Nothing: every mail was stored while it was delivered."""
         return ()
