@@ -24,12 +24,14 @@ from gm_daemon.daemon import Daemon, utc_now
 from gm_daemon.deadlines import local_text
 from gm_daemon.games.protocol import OrdersRejected
 from gm_daemon.intake import read_envelope
+from gm_daemon.journal import log_level, setup_logging
+from gm_daemon.passwords import password_problems, password_sources
 from gm_daemon.referee import Referee
-from gm_daemon.reliability import AlreadyRunning
+from gm_daemon.startup import EX_CONFIG, EX_SOFTWARE, StartupProblem, one_line, open_store
 from gm_daemon.store import SchemaTooNew, Store
 from gm_daemon.texts import problems_text, warnings_text
 
-EX_CONFIG = 78  # sysexits.h: a problem of the set-up, not of the code
+log = logging.getLogger("gm_daemon")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -40,20 +42,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return diplomacy_main(args[1:])
     parser = _parser()
     options = parser.parse_args(args)
-    logging.basicConfig(
-        level=logging.INFO if options.command == "run" else logging.WARNING,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    setup_logging(
+        logging.INFO if options.command == "run" else logging.WARNING,
+        getattr(options, "log_format", "text"),
     )
-    logging.getLogger("apscheduler").setLevel(logging.WARNING)  # it logs every re-armed timer
     try:
         return int(options.handler(options) or 0)
     except ConfigError as exc:
+        if options.command != "check":
+            print(f"error: {one_line(exc)}", file=sys.stderr)
+            return EX_CONFIG
         print(f"config {exc.path} has problems:", file=sys.stderr)
         for problem in exc.problems:
             print(f"  {problem}", file=sys.stderr)
-        return 2
-    except SchemaTooNew as exc:  # the GM's to fix: one line, and no restart by systemd
-        print(f"error: {exc}", file=sys.stderr)
+        return EX_CONFIG
+    except (StartupProblem, SchemaTooNew) as exc:  # the GM's to fix: one line, no restart
+        print(f"error: {one_line(exc)}", file=sys.stderr)
         return EX_CONFIG
     except (LookupError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -90,6 +94,12 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="process everything due (mail, deadlines, outbox), then exit",
     )
+    run.add_argument(
+        "--log-format",
+        choices=["text", "json"],
+        default="text",
+        help="json: one JSON object per line, for log collectors",
+    )
     check = command("check", _check, "validate the config; every problem named with its key path")
     check.add_argument(
         "--connect",
@@ -116,56 +126,97 @@ def _parser() -> argparse.ArgumentParser:
     group = extend.add_mutually_exclusive_group(required=True)
     group.add_argument("--until", help="new deadline, local time: 2026-12-05T18:00")
     group.add_argument("--by", help="add a duration to the deadline: 24h, 2d")
-    command("pause", _pause, "pause a game: no deadline fires", game=True)
-    command("resume", _resume, "resume a paused game", game=True)
+    add_reason(extend)
+    add_reason(command("pause", _pause, "pause a game: no deadline fires", game=True))
+    add_reason(command("resume", _resume, "resume a paused game", game=True))
     replace = command("replace-player", _replace, "give a player a new address", game=True)
     replace.add_argument("--player", required=True, help="player name (or its id)")
     replace.add_argument("--email", required=True, help="the new address")
+    add_reason(replace)
+    announce = command("announce", _announce, "a message to every player and observer")
+    which_games = announce.add_mutually_exclusive_group(required=True)
+    which_games.add_argument("--game", help="game id from the config")
+    which_games.add_argument("--all", action="store_true", help="every running game")
+    what = announce.add_mutually_exclusive_group(required=True)
+    what.add_argument("--text", help="the message")
+    what.add_argument("--file", type=Path, help="a UTF-8 file holding the message")
     parse = command("parse", _parse, "check an order text for a player, store nothing", game=True)
     parse.add_argument("--player", required=True, help="player name (or its id)")
     parse.add_argument("file", nargs="?", type=Path, help="order text (stdin without)")
     sub.add_parser("diplomacy", help="Diplomacy adjudicator tools (gm-daemon diplomacy -h)")
+    reference = sub.add_parser(
+        "config-reference",
+        help="print every config key as Markdown (docs/config.md is this output)",
+        description="Print every config key as Markdown: path, type, default, what it does.",
+    )
+    reference.set_defaults(handler=_config_reference)
     return parser
 
 
+def add_reason(cmd: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """The one ``--reason`` of every GM action the players are told of: their notice quotes
+    it (``mailer.with_reason``), so they learn why, not only what."""
+    cmd.add_argument(
+        "--reason", help="why, in a few words; the players' notice quotes it", metavar="TEXT"
+    )
+    return cmd
+
+
+def reason_of(options: argparse.Namespace) -> str | None:
+    """The GM's reason as one line, or None when he gave none (or only blanks)."""
+    text = " ".join((getattr(options, "reason", None) or "").split())
+    return text or None
+
+
+def _config_reference(options: argparse.Namespace) -> int:
+    from gm_daemon.config_reference import reference
+
+    sys.stdout.write(reference())
+    return 0
+
+
 def _run(options: argparse.Namespace) -> int:
-    daemon = Daemon(options.config)
+    """A problem the GM can fix (config, passwords, database, lock) is one line and exit
+    status 78, which systemd does not restart; anything else is a bug: its traceback is
+    logged and the status is 70."""
     try:
-        asyncio.run(daemon.run_once() if options.once else daemon.run())
-    except AlreadyRunning as exc:
-        print(f"gm-daemon: refused: {exc}", file=sys.stderr)
-        return 1
+        daemon = Daemon(options.config)
+        with log_level(daemon.config.daemon.log_level):
+            asyncio.run(daemon.run_once() if options.once else daemon.run())
+    except (ConfigError, StartupProblem) as exc:
+        log.critical("cannot start: %s", one_line(exc), extra={"event": "refused"})
+        return EX_CONFIG
+    except Exception:
+        log.critical("internal error; please report it with this traceback", exc_info=True)
+        return EX_SOFTWARE
     return 0
 
 
 def _check(options: argparse.Namespace) -> int:
     config = load_config(options.config)
+    problems = password_problems(config) + _lmtp_problems(config)
+    if problems:
+        raise ConfigError(options.config, problems)
     for game in config.games:
         print(f"{game.id}: {game.kind}, {len(game.players)} players, language {game.language}")
+    _print_passwords(config)
     if config.daemon.database.exists():  # edits the running games will not take
-        referee = Referee(config, Store(config.daemon.database), utc_now)
+        referee = Referee(config, open_store(config.daemon.database), utc_now)
         for game in config.games:
             for problem in referee.roster_problems(game):
                 print(f"warning: {problem}")
-    if _lmtp_problems(options.config, config):
-        return 2
     print(f"{options.config}: OK")
     return _connect(config) if options.connect else 0
 
 
-def _lmtp_problems(path: Path, config: Config) -> bool:
-    """What the LMTP listener would fail on at start (its socket's directory), said now, as
-    the config's own problems are."""
+def _lmtp_problems(config: Config) -> list[str]:
+    """What the LMTP listener would fail on at start (its socket's directory, its group),
+    said now, as the config's own problems are."""
     if config.mail.transport != "lmtp":
-        return False
+        return []
     from gm_daemon.mail.lmtp import lmtp_problems
 
-    problems = lmtp_problems(config.mail.lmtp)
-    if problems:
-        print(f"config {path} has problems:", file=sys.stderr)
-        for problem in problems:
-            print(f"  {problem}", file=sys.stderr)
-    return bool(problems)
+    return lmtp_problems(config.mail.lmtp)
 
 
 def _connect(config: Config) -> int:
@@ -178,6 +229,20 @@ def _connect(config: Config) -> int:
     return 0 if all(outcome.ok for outcome in outcomes) else 1
 
 
+def _print_passwords(config: Config) -> None:
+    """Which passwords were read; as root, that this proves nothing about the service
+    user, who is the one that must read them."""
+    sources = password_sources(config)
+    if not sources:
+        return
+    print(f"passwords read: {', '.join(sources)}")
+    if os.geteuid() == 0:
+        print(
+            "warning: check ran as root, who may read any file; run it as the daemon's user "
+            "(sudo -u gm-daemon gm-daemon check ...) to prove that user can read them"
+        )
+
+
 def _open(options: argparse.Namespace) -> tuple[Config, Store, Referee]:
     """Config, store and referee; refuses to create an empty database (a GM in the wrong
     directory would otherwise see no games, or pause one that does not exist)."""
@@ -188,7 +253,7 @@ def _open(options: argparse.Namespace) -> tuple[Config, Store, Referee]:
             f"no database at {database.absolute()}: the daemon has not started the games yet "
             f"(relative paths count from the current directory, {Path.cwd()})"
         )
-    store = Store(database)
+    store = open_store(database)
     for game_id in [getattr(options, "game", None), *(getattr(options, "games", None) or [])]:
         if game_id is not None and store.game(game_id) is None:
             known = ", ".join(row.id for row in store.games()) or "none"
@@ -228,7 +293,8 @@ def _game_status(referee: Referee, store: Store, game_id: str) -> dict[str, Any]
     row = store.game(game_id)
     assert row is not None
     loaded = referee.load(game_id)
-    on_file = store.seats_with_orders(game_id, row.phase)
+    # a finished game has no phase to send orders for: nothing is "in", nobody owes
+    on_file = set() if row.finished else store.seats_with_orders(game_id, row.phase)
     owed = loaded.engine.owed(loaded.state) if loaded and not row.finished else set()
     tz = referee.tz
     return {
@@ -387,30 +453,61 @@ def _extend(options: argparse.Namespace) -> int:
             f"{local_text(until, config.daemon.tz, 'en')} has passed; to end the round now "
             f"use: gm-daemon resolve --game {options.game}"
         )
-    referee.extend(options.game, until)
+    referee.extend(options.game, until, reason_of(options))
     print(f"{options.game}: deadline now {local_text(until, config.daemon.tz, 'en')}")
     return 0
 
 
 def _pause(options: argparse.Namespace) -> int:
     _, _, referee = _open(options)
-    referee.pause(options.game, True)
+    referee.pause(options.game, True, reason_of(options))
     print(f"{options.game}: paused")
     return 0
 
 
 def _resume(options: argparse.Namespace) -> int:
     _, _, referee = _open(options)
-    referee.pause(options.game, False)
+    referee.pause(options.game, False, reason_of(options))
     print(f"{options.game}: running")
     return 0
 
 
 def _replace(options: argparse.Namespace) -> int:
     _, _, referee = _open(options)
-    player = referee.replace_address(options.game, options.player, check_address(options.email))
+    player = referee.replace_address(
+        options.game, options.player, check_address(options.email), reason_of(options)
+    )
     print(f"{options.game}: {player.name} now plays from {player.email}")
     return 0
+
+
+def _announce(options: argparse.Namespace) -> int:
+    """The GM's message, queued in one transaction per game: a running daemon sends it
+    within a second, as it sends what ``resolve`` queues."""
+    _, store, referee = _open(options)
+    text = options.text if options.text is not None else _message_file(options.file)
+    if not text.strip():
+        raise ValueError("the message is empty; give --text TEXT or --file FILE with the text")
+    if options.all:
+        game_ids = [row.id for row in store.games() if not row.finished]
+        game_ids = [game_id for game_id in game_ids if referee.load(game_id) is not None]
+        if not game_ids:
+            raise LookupError("no running game to announce to")
+    else:
+        game_ids = [options.game]
+    for game_id in game_ids:
+        count = referee.announce(game_id, text)
+        print(f"{game_id}: message queued for {count} recipient(s)")
+    return 0
+
+
+def _message_file(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise ValueError(f"{path} is not UTF-8 text; save it as UTF-8") from None
+    except OSError as exc:
+        raise ValueError(f"cannot read {path}: {exc.strerror or exc}") from None
 
 
 def _parse(options: argparse.Namespace) -> int:

@@ -84,11 +84,17 @@ def _status(mail: Mail, args: str, services: Services) -> Answer:
 
 
 def _orders_on_file(mail: Mail, services: Services) -> str:
+    """The sender's orders for the phase now open; none for a finished game, which has no
+    phase to send orders for."""
     loaded, seat = mail.game, mail.sender.seat
+    if loaded.row.finished:
+        return ""
+    heading = phrase(loaded.lang, "your_orders", phase=loaded.phase())
     orders = services.referee.orders_on_file(loaded, seat)
     if orders is None:
-        return phrase(loaded.lang, "no_orders_on_file")
-    return loaded.engine.describe_orders(loaded.state, seat, orders, loaded.lang).rstrip()
+        return f"{heading}\n{phrase(loaded.lang, 'no_orders_on_file')}"
+    described = loaded.engine.describe_orders(loaded.state, seat, orders, loaded.lang)
+    return f"{heading}\n{described.rstrip()}"
 
 
 def _withdraw(mail: Mail, args: str, services: Services) -> Answer:
@@ -97,7 +103,7 @@ def _withdraw(mail: Mail, args: str, services: Services) -> Answer:
         body = phrase(
             loaded.lang,
             "withdrawn",
-            phase_label=loaded.label(),
+            phase=loaded.phase(),
             nmr_rule=services.referee.nmr_rule(loaded, player.seat),
         )
         purpose = "withdrawn"

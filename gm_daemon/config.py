@@ -8,7 +8,6 @@ SMTP passwords come from a file or an environment variable.
 from __future__ import annotations
 
 import ipaddress
-import os
 import re
 import tomllib
 from datetime import datetime, timedelta
@@ -29,6 +28,8 @@ from pydantic import (
 )
 
 from gm_daemon.games import UnknownKind, find_game
+from gm_daemon.games.protocol import Shape
+from gm_daemon.passwords import read_password_env, read_password_file
 
 _DURATION = re.compile(r"(\d+)\s*([wdhms])")
 _UNITS = {"w": "weeks", "d": "days", "h": "hours", "m": "minutes", "s": "seconds"}
@@ -76,9 +77,23 @@ def _check_cron(expr: str) -> str:
     return expr
 
 
-Duration = Annotated[str, AfterValidator(_check_duration)]
-Address = Annotated[str, AfterValidator(check_address)]
-Slug = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")]
+Duration = Annotated[
+    str,
+    AfterValidator(_check_duration),
+    Shape('duration: numbers with units w, d, h, m, s, e.g. "90m", "24h", "7d", "1d12h"'),
+]
+Address = Annotated[str, AfterValidator(check_address), Shape("email address")]
+Slug = Annotated[
+    str,
+    Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$"),
+    Shape("short name: 1 to 40 letters, digits, `_`, `.` or `-`, the first a letter or digit"),
+]
+TimeZone = Annotated[
+    str, AfterValidator(_check_timezone), Shape("time zone name (IANA), e.g. Europe/Berlin")
+]
+Cron = Annotated[
+    str, AfterValidator(_check_cron), Shape("cron expression: minute hour day month weekday")
+]
 
 
 class Strict(BaseModel):
@@ -88,17 +103,25 @@ class Strict(BaseModel):
 class Secret(Strict):
     """Where a password comes from: a file (first line) or an environment variable."""
 
-    password_file: Path | None = None
-    password_env: str | None = None
+    password_file: Path | None = Field(
+        None,
+        description="A file whose first line is the password for this server. Make it "
+        "readable only by the user the daemon runs as (`chmod 0640`, group of the service). "
+        "Give `password_file` or `password_env` (with both, the file wins).",
+        examples=["/etc/gm-daemon/mail-password"],
+    )
+    password_env: str | None = Field(
+        None,
+        description="The name of an environment variable holding the password, instead of "
+        "`password_file` (for containers or a systemd `EnvironmentFile=`).",
+        examples=["GM_MAIL_PASSWORD"],
+    )
 
     def password(self) -> str | None:
         if self.password_file is not None:
-            return self.password_file.read_text(encoding="utf-8").splitlines()[0].strip()
+            return read_password_file(self.password_file)
         if self.password_env is not None:
-            value = os.environ.get(self.password_env)
-            if value is None:
-                raise ValueError(f"environment variable {self.password_env} is not set")
-            return value
+            return read_password_env(self.password_env)
         return None
 
 
@@ -107,9 +130,28 @@ class SafeMode(Strict):
     the mailbox unreadable for hours before it), the daemon extends instead of resolving and
     asks the GM. Off by default: a share of 1.0 is never exceeded."""
 
-    max_nmr_share: Annotated[float, Field(ge=0.0, le=1.0)] = 1.0
-    max_intake_gap: Duration | None = None  # intake down longer than this before a deadline
-    extend: Duration = "24h"
+    max_nmr_share: Annotated[float, Field(ge=0.0, le=1.0)] = Field(
+        1.0,
+        description="When more than this share of the players who owe orders have none on "
+        "file at a deadline, the deadline is not resolved but extended by `extend`, and the "
+        "GM is asked to confirm. 0.5 means: more than half silent looks like a broken mail "
+        "path, not forgetful players. 1.0 (the default) switches this rule off.",
+        examples=[0.5],
+    )
+    max_intake_gap: Duration | None = Field(
+        None,
+        description="When the mailbox could not be read for longer than this before a "
+        "deadline, the deadline is extended by `extend` instead of resolved (orders may be "
+        "stuck on the server). Unset: this rule is off.",
+        examples=["6h"],
+    )
+    extend: Duration = Field(
+        "24h",
+        description="How far safe mode moves a deadline it holds back. The players are told "
+        "the new deadline; the GM gets a mail and resolves with `gm-daemon resolve --game "
+        "ID` when all is well. If the rule still holds at the new deadline, it happens again.",
+        examples=["12h"],
+    )
 
     @property
     def active(self) -> bool:
@@ -118,12 +160,45 @@ class SafeMode(Strict):
 
 
 class DaemonSection(Strict):
-    database: Path = Path("var/gm.sqlite")
-    timezone: Annotated[str, AfterValidator(_check_timezone)] = "Europe/Berlin"
-    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
-    safe_mode: SafeMode = SafeMode()
-    # How long the bodies of sent and handled mail stay in the database; their rows stay.
-    keep_mail: Annotated[str, AfterValidator(_check_duration)] = "30d"
+    database: Path = Field(
+        Path("var/gm.sqlite"),
+        description="The SQLite database holding every game, its players and codes, the "
+        "orders, the phase records and the mail in and out. Created on the first start, "
+        "with its directory. Back it up; it cannot change while the daemon runs. "
+        "A relative path is taken from the directory the daemon runs in.",
+        examples=["/var/lib/gm-daemon/gm.sqlite"],
+    )
+    timezone: TimeZone = Field(
+        "Europe/Berlin",
+        description="The time zone of every deadline: `first` in `[games.deadlines]`, the "
+        "deadlines in mails (shown with their UTC offset), and the times given to "
+        "`gm-daemon extend --until` and `resolve --due-before`.",
+        examples=["Europe/Vienna"],
+    )
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field(
+        "INFO",
+        description="How much `gm-daemon run` logs (to stderr; under systemd to the journal), "
+        "read when the daemon starts. "
+        "INFO: start, reloads, every resolution and every batch of mail sent; WARNING: only "
+        "problems (a server that cannot be reached, a config edit that is ignored); ERROR: "
+        "only failures; DEBUG: everything, for hunting a fault.",
+        examples=["WARNING"],
+    )
+    safe_mode: SafeMode = Field(
+        SafeMode(),
+        description="Safe mode for every game (a game may have its own `[games.safe_mode]`): "
+        "a deadline that looks like an accident — most players silent, or the mailbox "
+        "unreadable for hours before it — is extended instead of resolved, and the GM is "
+        "asked. Off by default.",
+    )
+    keep_mail: Duration = Field(
+        "30d",
+        description="How long the texts of sent and handled mail stay in the database. Older "
+        "ones are emptied (at most once an hour); their rows (Message-ID, address, status) "
+        "stay, so nothing is handled twice and `status` is unchanged. Mail still waiting to "
+        "be sent, failed or set aside keeps its text.",
+        examples=["90d"],
+    )
 
     @property
     def tz(self) -> ZoneInfo:
@@ -163,23 +238,83 @@ def _same_folder(one: str, other: str) -> bool:
 
 
 class MaildirSection(Strict):
-    inbox: Path = Path("var/mail/inbox")
-    outbox: Path = Path("var/mail/outbox")
+    inbox: Path = Field(
+        Path("var/mail/inbox"),
+        description="A Maildir the daemon reads players' mail from (new mail in its `new/`): "
+        "for trying the daemon without a mail server, or behind a local mail system that "
+        "delivers to Maildir. Used when `mail.transport` is `maildir`.",
+        examples=["/home/gm/Maildir"],
+    )
+    outbox: Path = Field(
+        Path("var/mail/outbox"),
+        description="A Maildir the daemon writes every outgoing mail to (in its `new/`) "
+        "instead of sending it. Used when `mail.transport` is `maildir`.",
+        examples=["/srv/gm/outbox"],
+    )
 
 
 class ImapSection(Secret):
-    host: str
-    port: int = 993
-    security: Literal["tls", "starttls", "none"] = "tls"
-    username: str
-    folder: str = "INBOX"
-    idle: bool = True
-    poll_seconds: Annotated[int, Field(ge=5)] = 60
-    ca_file: Path | None = None  # trust this CA (self-signed test servers)
-    # How long a command may wait for the server's answer; a dead connection is noticed
-    # within idle_renew_seconds + timeout_seconds (RFC 2177: renew IDLE within 29 minutes).
-    timeout_seconds: Annotated[float, Field(ge=1, le=600)] = 30
-    idle_renew_seconds: Annotated[float, Field(ge=1, le=29 * 60)] = 29 * 60
+    host: str = Field(
+        description="The IMAP server the players' mail arrives at (the GM address's mailbox).",
+        examples=["imap.example.org"],
+    )
+    port: int = Field(
+        993,
+        description="The IMAP server's port: 993 for `tls`, usually 143 for `starttls`.",
+        examples=[143],
+    )
+    security: Literal["tls", "starttls", "none"] = Field(
+        "tls",
+        description="How the connection is protected: `tls` from the first byte (port 993), "
+        "`starttls` (plain connection switched to TLS, port 143), `none` (no encryption: "
+        "only for a server on the same machine; the password would travel in clear text).",
+        examples=["starttls"],
+    )
+    username: str = Field(
+        description="The login name at the IMAP server, often the GM address itself.",
+        examples=["gm@example.org"],
+    )
+    folder: str = Field(
+        "INBOX",
+        description="The mailbox folder the daemon reads. Every unread mail in it is handled "
+        "and then marked read (\\Seen); it stays in the folder unless `processed_folder` "
+        "names another.",
+        examples=["Spielleitung"],
+    )
+    idle: bool = Field(
+        True,
+        description="Use IMAP IDLE: the server reports new mail at once, so players get "
+        "their acknowledgement within seconds. `false` asks the server every "
+        "`poll_seconds` instead (for servers without IDLE). A server that does not offer "
+        "IDLE is polled anyway.",
+        examples=[False],
+    )
+    poll_seconds: Annotated[int, Field(ge=5)] = Field(
+        60,
+        description="How often the mailbox is checked when IDLE is off or not offered.",
+        examples=[120],
+    )
+    ca_file: Path | None = Field(
+        None,
+        description="A CA certificate file (PEM) to trust for this server, in place of the "
+        "system's trusted authorities: for a server with a self-signed certificate or a "
+        "club's own CA. Unset: the system's trust store is used, as by any mail program.",
+        examples=["/etc/gm-daemon/club-ca.pem"],
+    )
+    timeout_seconds: Annotated[float, Field(ge=1, le=600)] = Field(
+        30,
+        description="How long one IMAP command may wait for the server's answer before the "
+        "connection counts as dead and a new one is made. A silently dead connection is "
+        "noticed within `idle_renew_seconds` + `timeout_seconds`.",
+        examples=[60],
+    )
+    idle_renew_seconds: Annotated[float, Field(ge=1, le=29 * 60)] = Field(
+        29 * 60,
+        description="How often a waiting IDLE is ended and started again (with a NOOP in "
+        "between), which also proves the connection alive. RFC 2177 asks for at most 29 "
+        "minutes; lower it when a router drops quiet connections sooner.",
+        examples=[600],
+    )
     processed_folder: Annotated[str | None, AfterValidator(_check_folder)] = Field(
         default=None,
         description=(
@@ -203,11 +338,34 @@ class ImapSection(Secret):
 
 
 class SmtpSection(Secret):
-    host: str
-    port: int = 587
-    security: Literal["tls", "starttls", "none"] = "starttls"
-    username: str | None = None
-    ca_file: Path | None = None
+    host: str = Field(
+        description="The SMTP server every mail of the daemon is sent through.",
+        examples=["smtp.example.org"],
+    )
+    port: int = Field(
+        587,
+        description="The SMTP server's port: 587 for `starttls` (submission), 465 for `tls`.",
+        examples=[465],
+    )
+    security: Literal["tls", "starttls", "none"] = Field(
+        "starttls",
+        description="How the connection is protected: `starttls` (port 587), `tls` from the "
+        "first byte (port 465), `none` (no encryption: only for a server on the same "
+        "machine).",
+        examples=["tls"],
+    )
+    username: str | None = Field(
+        None,
+        description="The login name at the SMTP server. Unset: the daemon sends without "
+        "logging in (a local relay that trusts the machine).",
+        examples=["gm@example.org"],
+    )
+    ca_file: Path | None = Field(
+        None,
+        description="A CA certificate file (PEM) to trust for this server instead of the "
+        "system's trusted authorities (self-signed certificate, a club's own CA).",
+        examples=["/etc/gm-daemon/club-ca.pem"],
+    )
 
 
 LMTP_SOCKET = Path("/run/gm-daemon/lmtp.sock")
@@ -298,26 +456,69 @@ class LmtpSection(Strict):
 
 
 class MailSection(Strict):
-    address: Address
-    name: str | None = None  # shown as the sender; default: "Spielleiter" / "Game master"
-    transport: Literal["maildir", "imap", "lmtp"] = Field(
-        default="maildir",
-        description=(
-            "How mail comes in: maildir (folders on disk), imap (a mailbox, read over IMAP) or "
-            "lmtp (the mail server hands each mail to the daemon, [mail.lmtp]). Mail goes out "
-            "by SMTP for imap and lmtp."
-        ),
+    address: Address = Field(
+        description="The game master's address: players send their orders here, and every "
+        "mail of the daemon comes from it.",
+        examples=["gm@example.org"],
     )
-    maildir: MaildirSection = MaildirSection()
-    imap: ImapSection | None = None
+    name: str | None = Field(
+        None,
+        description='The sender name players see. Unset: "Spielleiter" in German games, '
+        '"Game master" in English ones.',
+        examples=["Spielleiter Schachklub Musterstadt"],
+    )
+    transport: Literal["maildir", "imap", "lmtp"] = Field(
+        "maildir",
+        description="Where mail comes from and goes to: `maildir` reads and writes the two "
+        "local folders of `[mail.maildir]` (trying things out, no server needed); `imap` "
+        "reads the mailbox of `[mail.imap]` and sends through `[mail.smtp]` (both needed); "
+        "`lmtp`: the mail server hands each mail to the daemon over LMTP (`[mail.lmtp]`, "
+        "docs/lmtp.md), replies go through `[mail.smtp]`.",
+        examples=["imap"],
+    )
+    maildir: MaildirSection = Field(
+        MaildirSection(),
+        description='The two local Maildir folders used when `transport = "maildir"`.',
+    )
+    imap: ImapSection | None = Field(
+        None,
+        description="The IMAP server the daemon reads the players' mail from; needed when "
+        '`transport = "imap"`.',
+    )
     lmtp: LmtpSection = Field(
         default_factory=LmtpSection,
-        description='Where the daemon listens for mail with transport = "lmtp".',
+        description='Where the daemon listens for mail when `transport = "lmtp"`.',
     )
-    smtp: SmtpSection | None = None
-    max_mails_per_hour: Annotated[int, Field(ge=1)] = 60  # per sender; beyond: no answer
-    gm_address: Address | None = None  # the human GM: told of mails set aside and GM overrides
-    stranger_reply_every: Duration = "7d"  # an unknown sender gets one answer per period
+    smtp: SmtpSection | None = Field(
+        None,
+        description="The SMTP server the daemon sends through; needed when `transport` is "
+        '"imap" or "lmtp".',
+    )
+    max_mails_per_hour: Annotated[int, Field(ge=1)] = Field(
+        60,
+        description="How many mails one sender gets answered within an hour. Beyond that he "
+        "gets no more answers until the hour has passed (a mail loop with an auto-responder "
+        "or a flood must not turn the daemon into a mail cannon). His orders are still read "
+        "and stored, and valid orders are still acknowledged, so forged mails in a player's "
+        "name cannot silence him.",
+        examples=[30],
+    )
+    gm_address: Address | None = Field(
+        None,
+        description="The human GM's own address. He is mailed when a mail could not be "
+        "handled (set aside, with the mail attached), when resolving a phase fails, when "
+        "safe mode holds a deadline back, when a game waits for him, and when a mail "
+        "cannot be delivered for good. Unset: "
+        "nobody is told; `gm-daemon status` and `shunt list` still show it all.",
+        examples=["spielleiter@example.org"],
+    )
+    stranger_reply_every: Duration = Field(
+        "7d",
+        description="A sender who plays in no game is told so (in German and English) at "
+        "most once in this period; further mails from him are ignored meanwhile. Twenty "
+        "forged mails make one answer.",
+        examples=["1d"],
+    )
 
     @model_validator(mode="after")
     def _servers_for_imap(self) -> MailSection:
@@ -341,19 +542,49 @@ class Deadlines(BaseModel):
 
     model_config = ConfigDict(extra="allow")
 
-    first: datetime | None = None
-    every: Duration | None = None
-    cron: Annotated[str, AfterValidator(_check_cron)] | None = None
-    min_notice: Duration = "24h"  # a grid deadline closer than this after a phase start is skipped
+    # Any other key is a phase type's length; typing the extra keys makes pydantic check
+    # each as a duration with its key path, and lets the config reference list them.
+    __pydantic_extra__: dict[str, Duration] = Field(
+        init=False,
+        title="phase type",
+        description="The length of every phase of this phase type, counted from the start "
+        "of the phase; it wins over the grid (`first`/`every`, `cron`). The key is the phase "
+        "type; each game kind's section below names its phase types. Without a grid every "
+        "phase type needs a length.",
+        examples=[{"movement": "72h"}, {"round": "7d"}],
+    )
+
+    first: datetime | None = Field(
+        None,
+        description="The first deadline of the grid, local time in `daemon.timezone` (no UTC "
+        "offset); with `every` the deadlines are `first`, `first + every`, … Points of the "
+        "grid keep their wall-clock time across daylight saving changes.",
+        examples=["2026-01-02T18:00"],
+    )
+    every: Duration | None = Field(
+        None,
+        description="The step of the deadline grid that starts at `first`. Without `first`, "
+        "each phase ends this long after its start.",
+        examples=["7d"],
+    )
+    cron: Cron | None = Field(
+        None,
+        description="The deadline grid as a cron expression in local time (instead of "
+        "`first`/`every`): minute, hour, day of month, month, weekday.",
+        examples=["0 18 * * fri"],
+    )
+    min_notice: Duration = Field(
+        "24h",
+        description="A grid deadline closer than this to the start of a phase is skipped and "
+        "the next grid point taken, so a round that starts late (or after an early "
+        "resolution) still gets at least this long.",
+        examples=["48h"],
+    )
 
     @model_validator(mode="after")
     def _one_schedule(self) -> Deadlines:
         if self.cron and (self.first or self.every):
             raise ValueError("give either cron or first/every, not both")
-        for key, value in (self.model_extra or {}).items():
-            if not isinstance(value, str):
-                raise ValueError(f"{key}: a phase-type length must be a duration like '48h'")
-            parse_duration(value)
         if not (self.first or self.every or self.cron or self.model_extra):
             raise ValueError("give first and every, or cron, or a length per phase type")
         if self.first is not None and self.first.tzinfo is not None:
@@ -375,28 +606,131 @@ def _one_line(text: str) -> str:
 OneLine = Annotated[str, AfterValidator(_one_line)]
 
 
+Language = Literal["de", "en"]
+
+
 class PlayerConfig(Strict):
-    name: Annotated[OneLine, Field(min_length=1)]
-    email: Address
-    code: Annotated[str, Field(pattern=r"^[A-Za-z0-9-]{4,40}$")] | None = None
-    id: Slug | None = None
+    name: Annotated[OneLine, Field(min_length=1)] = Field(
+        description="The player's name as the other players read it in mails and results "
+        "(one line). Orders name other players by it, loosely (`V.Pech`, `Pech`).",
+        examples=["V. Pech"],
+    )
+    email: Address = Field(
+        description="The address the player sends from and gets his mail at. Mail from any "
+        "other address is not taken as his. Changing it in the config (and reloading) "
+        "moves him to the new address; `gm-daemon replace-player` does so without an edit.",
+        examples=["vera@example.org"],
+    )
+    code: Annotated[str, Field(pattern=r"^[A-Za-z0-9-]{4,40}$")] | None = Field(
+        None,
+        description="The player's secret code (4 to 40 letters, digits or `-`), which every "
+        "order mail must carry, so that a forged sender address is not enough. Unset: one "
+        "is drawn when the game starts; the welcome mail tells him, `gm-daemon status` "
+        "shows it. Fixed when the game starts.",
+        examples=["VERA-9012"],
+    )
+    id: Slug | None = Field(
+        None,
+        description="The player's seat id: the game keeps his orders, hand and results "
+        "under it, and `gm-daemon parse` / `replace-player --player` accept it. Unset: made "
+        "from the name "
+        "(`V. Pech` → `v-pech`). Give it when a player's name may change during a game: a "
+        "changed name changes the made-up id, and a started game admits no new ids.",
+        examples=["vera"],
+    )
+    language: Language | None = Field(
+        default=None,
+        description="This player's language, overriding the game's: every mail to him "
+        '(welcome, answers, results, reminders, notices) is in it. "de" or "en".',
+    )
 
     def seat_id(self) -> str:
         return self.id or slugify(self.name)
 
 
+class ObserverConfig(Strict):
+    """Someone who follows a game without playing: the club's chronicler, a player-to-be."""
+
+    name: Annotated[OneLine, Field(min_length=1)] = Field(
+        description="The observer's name, as mails greet him."
+    )
+    email: Address = Field(description="Where his mails go; mails from it are no orders.")
+    language: Language | None = Field(
+        default=None, description='His language, overriding the game\'s: "de" or "en".'
+    )
+
+
 class GameConfig(Strict):
-    id: Slug
-    kind: str
-    title: OneLine | None = None
-    language: Literal["de", "en"] = "de"
-    seed: str | None = None
-    reminder: Duration | None = None
-    resolve_early: bool = False
-    safe_mode: SafeMode | None = None  # this game's own; else [daemon.safe_mode]
-    deadlines: Deadlines
-    players: list[PlayerConfig]
-    options: dict[str, Any] = Field(default_factory=dict)
+    id: Slug = Field(
+        description="The game's short name. Players write it in the subject (`[hn1]`) when "
+        "they play in more than one game; every mail of the game carries it, and the "
+        "`gm-daemon` commands take it as `--game`. Never change it once the game has started: "
+        "a new id is a new game.",
+        examples=["hn1"],
+    )
+    kind: str = Field(
+        description="Which game is played: one of the kinds whose options are listed "
+        "below. Never change it once the game has started.",
+        examples=["highlander"],
+    )
+    title: OneLine | None = Field(
+        None,
+        description="The game's name in mails (one line). Unset: the game kind's name.",
+        examples=["High Noon – Clubrunde"],
+    )
+    language: Language = Field(
+        "de",
+        description="The language of every mail of this game: `de` German, `en` English. "
+        "Players may write orders with German or English keywords either way.",
+        examples=["en"],
+    )
+    seed: str | None = Field(
+        None,
+        description="Fixes every random draw of the game (dice, pairings, deals), so the same "
+        "orders give the same results: for examples and tests. Unset (as in every real "
+        "game): a secret seed is drawn; the welcome mail publishes its checksum and the "
+        "final result reveals it, so players can verify nothing was changed.",
+        examples=["example-seed"],
+    )
+    reminder: Duration | list[Duration] | None = Field(
+        None,
+        description="This long before a deadline, players who owe orders and have none on "
+        'file get a reminder: "24h", or several, each sent once per phase: ["48h", "6h"]. '
+        "Unset: no reminders.",
+        examples=["24h", ["48h", "6h"]],
+    )
+    resolve_early: bool = Field(
+        False,
+        description="Resolve a phase as soon as every player who owes orders has sent them, "
+        "instead of at the deadline. Without it, players may change their orders until the "
+        "deadline; with it, the last orders to arrive end the phase.",
+        examples=[True],
+    )
+    safe_mode: SafeMode | None = Field(
+        None,
+        description="This game's own safe mode, in place of `[daemon.safe_mode]`.",
+    )
+    deadlines: Deadlines = Field(
+        description="When phases end: a grid in local time (`first` + `every`, or `cron`), "
+        'or a length per phase type (`movement = "72h"`), or both (the length wins).',
+    )
+    players: list[PlayerConfig] = Field(
+        description="The players, one `[[games.players]]` table each. The order matters "
+        "where a game says so (seats, Highlander's `fixed_setup`). Players cannot join or "
+        "leave a started game; name and address may change.",
+    )
+    observers: list[ObserverConfig] = Field(
+        default_factory=list,
+        description="People who follow the game: a welcome without a code, every public "
+        "result, announcement and notice, never a player's private part.",
+    )
+    options: dict[str, Any] = Field(
+        default_factory=dict,
+        description="The game kind's own rule options; see the section of the kind below. "
+        'Unknown keys are refused. A value `{ file = "boards/turm.txt" }` is replaced by '
+        "that file's text, found relative to the config file.",
+        examples=[{"life": 12}],
+    )
 
     @field_validator("kind")
     @classmethod
@@ -453,8 +787,40 @@ class GameConfig(Strict):
                 raise ValueError(_describe(exc, prefix="options")) from exc
         return options
 
+    @field_validator("observers")
+    @classmethod
+    def _observers_do_not_play(
+        cls, observers: list[ObserverConfig], info: ValidationInfo
+    ) -> list[ObserverConfig]:
+        """An address that plays and observes would get every result twice, and its order
+        mails could not be told from an observer's."""
+        playing = {p.email for p in info.data.get("players") or ()}
+        seen: set[str] = set()
+        problems = []
+        for i, observer in enumerate(observers):
+            if observer.email in playing:
+                problems.append(f"observers[{i}]: {observer.email} plays in this game")
+            elif observer.email in seen:
+                problems.append(f"observers[{i}]: {observer.email} is listed twice")
+            seen.add(observer.email)
+        if problems:
+            raise ValueError("; ".join(problems) + "; an observer needs his own address")
+        return observers
+
     def parsed_options(self) -> BaseModel:
         return find_game(self.kind).Options.model_validate(self.options)
+
+    def reminders(self) -> list[timedelta]:
+        """The reminder lead times, longest first (the order they fall due)."""
+        given = [self.reminder] if isinstance(self.reminder, str) else self.reminder or []
+        return sorted({parse_duration(text) for text in given}, reverse=True)
+
+    def language_of(self, seat: str) -> str:
+        """A player's own language, else the game's (also for a seat no longer configured)."""
+        for player in self.players:
+            if player.seat_id() == seat:
+                return player.language or self.language
+        return self.language
 
 
 def _check_phase_types(kind: str, types: tuple[str, ...], deadlines: Deadlines) -> None:
@@ -480,9 +846,17 @@ def _check_phase_types(kind: str, types: tuple[str, ...], deadlines: Deadlines) 
 
 
 class Config(Strict):
-    daemon: DaemonSection = DaemonSection()
-    mail: MailSection
-    games: list[GameConfig] = Field(default_factory=list)
+    daemon: DaemonSection = Field(
+        DaemonSection(),
+        description="The daemon itself: database, time zone, logging, safe mode.",
+    )
+    mail: MailSection = Field(description="Mail in and out: the GM address and the servers.")
+    games: list[GameConfig] = Field(
+        default_factory=list,
+        description="The games, one `[[games]]` table each. A game is started when the daemon "
+        "first sees it (at start-up or on reload); removing it from the config stops it, "
+        "adding it back resumes it.",
+    )
 
     @model_validator(mode="after")
     def _unique_games(self) -> Config:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import os
 import signal
@@ -25,8 +26,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gm_daemon import __version__
 from gm_daemon.config import Config, ConfigError, load_config
 from gm_daemon.intake import Intake
+from gm_daemon.journal import changes_text, config_changes, games_text, transport_text
 from gm_daemon.mail.message import Incoming, parse_incoming
 from gm_daemon.mail.transport import Inbox, RawMail, Sender
 from gm_daemon.meanwhile import SendingMeanwhile
@@ -34,7 +37,8 @@ from gm_daemon.outbox import OutboxSender
 from gm_daemon.referee import Referee
 from gm_daemon.reliability import CannotStore, DaemonLock, content_digest, report_failed_mail
 from gm_daemon.safemode import INTAKE_OK
-from gm_daemon.store import Store, from_iso, iso
+from gm_daemon.startup import StartupProblem, open_store, open_transports, require_passwords
+from gm_daemon.store import from_iso, iso
 
 if TYPE_CHECKING:
     from gm_daemon.mail.imap import ImapInbox
@@ -150,13 +154,15 @@ class Daemon:
         self.clock = clock
         self._make_transports = transports
         self.config = load_config(config_path)
-        self.store = Store(self.config.daemon.database)
+        require_passwords(self.config)
+        self.store = open_store(self.config.daemon.database)
         self.referee = Referee(self.config, self.store, clock)
         self.intake = Intake(self.referee, self.store, clock)
-        self.inbox, self.sender = transports(self.config)
+        self.inbox, self.sender = open_transports(transports, self.config)
         self.outbox = OutboxSender(self.store, self.sender, self.config.mail.address, clock)
         self.lock = DaemonLock(self.config.daemon.database)
         self.should_exit = False
+        self.stopped_by = "an error"  # or the signal's name, for the stop line
         self.cycles = 0  # passes of the loop, for tests that prove an idle daemon stays idle
         self._version = 0
         self._reload_requested = False
@@ -246,9 +252,12 @@ class Daemon:
         listen = getattr(self.inbox, "listen", None)
         if listen is None:
             return
+        try:
+            await listen(self._take_delivered)
+        except OSError as exc:  # the socket's directory, a port in use: the GM's to fix
+            raise StartupProblem(f"mail.lmtp: cannot listen: {exc}") from exc
         self._delivered = asyncio.Event()
         self._answering = asyncio.ensure_future(self._answer_delivered())
-        await listen(self._take_delivered)
 
     async def _more_delivered(self, gap: float) -> bool:
         """True (and cleared) when a mail was stored since the last look, or is within
@@ -386,7 +395,7 @@ class Daemon:
             self.referee.sync()
             await self._listen()
             sd_notify("READY=1\nSTATUS=running")
-            log.info("gm-daemon running with %s", self.config_path)
+            self._log_start()
             while not self.should_exit:
                 await self._guarded_cycle()
                 if self.should_exit:
@@ -397,7 +406,34 @@ class Daemon:
         finally:
             sd_notify("STOPPING=1")
             restore()
-            await self._shutdown()
+            self._log_stop(*await self._shutdown())
+
+    def _log_start(self) -> None:
+        games, transport = games_text(self.config), transport_text(self.config)
+        log.info(
+            "gm-daemon running: version %s, config %s, %s; transport %s",
+            __version__,
+            self.config_path,
+            games,
+            transport,
+            extra={
+                "event": "start",
+                "version": __version__,
+                "config": str(self.config_path),
+                "games": [game.id for game in self.config.games],
+                "transport": self.config.mail.transport,
+            },
+        )
+
+    def _log_stop(self, sent: int, left: int | None) -> None:
+        log.info(
+            "gm-daemon stopped by %s; outbox drained: %d mail%s sent, %s left",
+            self.stopped_by,
+            sent,
+            "" if sent == 1 else "s",
+            "an unknown number" if left is None else left,
+            extra={"event": "stop", "signal": self.stopped_by, "sent": sent, "left": left},
+        )
 
     async def _guarded_cycle(self) -> None:
         """A failing mail server must not stop the loop: log, wait, try again."""
@@ -446,8 +482,9 @@ class Daemon:
         while self.store.data_version() == self._version:
             await asyncio.sleep(every)
 
-    def request_exit(self) -> None:
+    def request_exit(self, reason: str = "a request") -> None:
         self.should_exit = True
+        self.stopped_by = reason
         if self._wake:
             self._wake.set()
 
@@ -467,17 +504,23 @@ class Daemon:
             if config.daemon.database != self.config.daemon.database:
                 log.error("reload: [daemon] database cannot change while running; ignored")
                 config.daemon.database = self.config.daemon.database
+            changes = config_changes(self.config, config)
             self.config = config
             self.referee.reconfigure(config)
             started = self.referee.sync()
-            log.info("config reloaded; games started: %s", ", ".join(started) or "none")
+            log.info(
+                "config reloaded: %s; games started: %s",
+                changes_text(changes),
+                ", ".join(started) or "none",
+                extra={"event": "reload", **changes, "started": started},
+            )
         sd_notify("READY=1")
 
     def _install_signals(self) -> Callable[[], None]:
         loop = asyncio.get_running_loop()
         handlers = {
-            signal.SIGTERM: self.request_exit,
-            signal.SIGINT: self.request_exit,
+            signal.SIGTERM: functools.partial(self.request_exit, "SIGTERM"),
+            signal.SIGINT: functools.partial(self.request_exit, "SIGINT"),
             signal.SIGHUP: self.request_reload,
         }
         for signum, handler in handlers.items():
@@ -489,12 +532,20 @@ class Daemon:
 
         return restore
 
-    async def _shutdown(self) -> None:
+    async def _shutdown(self) -> tuple[int, int | None]:
+        """The last drain; returns the mails it sent and those left in the outbox (None
+        when the database cannot say: it may be what stopped the daemon)."""
+        sent, left = 0, None
         try:
-            await asyncio.wait_for(self.outbox.drain(), timeout=10)
+            sent = await asyncio.wait_for(self.outbox.drain(), timeout=10)
         except Exception as exc:  # a final drain is a courtesy; the outbox keeps the rest
             log.warning("final outbox drain incomplete: %s", exc)
+        try:
+            left = self.store.outbox_counts().get("pending", 0)
+        except sqlite3.Error as exc:
+            log.warning("cannot count the mails left in the outbox: %s", exc)
         await self.close()
+        return sent, left
 
     async def close(self) -> None:
         if self._answering is not None:

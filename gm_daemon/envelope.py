@@ -110,5 +110,5 @@ class Services:
         return self.referee.config
 
     def notice(self, mail: Mail, subject_key: str, body: str) -> Text:
-        """A short answer to the sender of ``mail``, in his game's language."""
+        """A short answer to the sender of ``mail``, in his language (his own, else the game's)."""
         return self.mailer.notice_text(mail.game.lang, mail.sender, subject_key, body)

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Protocol
 
 from gm_daemon.commands import Answer, find
 from gm_daemon.config import parse_duration
+from gm_daemon.games.kit.layout import fit
 from gm_daemon.games.protocol import Header
 from gm_daemon.games.text import fold
 from gm_daemon.store import PlayerRow
@@ -77,6 +78,36 @@ class RateLimit:
         return None
 
 
+class ObserverSender:
+    """An observer's mail is never read as orders. He is told so once, in his language,
+    and not again however often he writes (a reply-all to every result must not make a
+    conversation); an address that also plays in another game passes on as a player."""
+
+    name = "observer"
+
+    def check(self, mail: Mail, services: Services) -> Stop | None:
+        sender = mail.incoming.sender
+        if services.referee.seats_of(sender):
+            return None
+        watched = [
+            (game, observer)
+            for game in services.config.games
+            for observer in game.observers
+            if observer.email == sender.lower()
+        ]
+        if not watched:
+            return None
+        if services.answered_since(sender, "observer", datetime.min.replace(tzinfo=UTC)):
+            return Stop("observer (answered before)")
+        game, observer = watched[0]
+        lang = observer.language or game.language
+        body = phrase(lang, "observer_no_orders", game_id=game.id)
+        text = services.mailer.notice_to(
+            lang, game.id, observer.name, "observer_no_orders_subject", body
+        )
+        return Stop("observer", Answer("observer", text), sender)
+
+
 class KnownSender:
     """Only registered addresses play; a stranger is told so, in both languages, once per
     ``mail.stranger_reply_every``: twenty forged mails in a victim's name make one answer,
@@ -94,7 +125,7 @@ class KnownSender:
             return Stop("unknown sender (answered before)")
         parts = [phrase(lang, "unknown_sender", sender=sender) for lang in ("de", "en")]
         subject = " / ".join(phrase(lang, "unknown_sender_subject") for lang in ("de", "en"))
-        text = Text(subject, "\n\n".join(parts) + "\n")
+        text = Text(subject, fit("\n\n".join(parts)) + "\n")  # a reply like every other
         return Stop("unknown sender", Answer("unknown-sender", text), sender)
 
 
@@ -112,7 +143,7 @@ class ReadableContent:
         subject = mail.incoming.subject
         named = [p for p in mail.players if _names_game(p.game_id, subject, mail.envelope.game)]
         player = (named or mail.players)[0]
-        lang = services.config.game(player.game_id).language
+        lang = services.config.game(player.game_id).language_of(player.seat)
         body = phrase(lang, "encrypted", how=how)
         text = services.mailer.notice_text(lang, player, "encrypted_subject", body)
         return Stop(f"not read: encrypted ({how})", Answer("encrypted", text), player)
@@ -140,13 +171,14 @@ class OneGame:
         loaded = services.referee.load(chosen.game_id)
         if loaded is None:
             return Stop("game left the config")
-        mail.game, mail.sender = loaded, loaded.player(chosen.seat)
+        # from here on the game speaks the sender's language: every answer is in it
+        mail.game, mail.sender = loaded.for_seat(chosen.seat), loaded.player(chosen.seat)
         return None
 
     @staticmethod
     def _ask(mail: Mail, services: Services, key: str, **values: str) -> Stop:
         first = mail.players[0]
-        lang = services.config.game(first.game_id).language
+        lang = services.config.game(first.game_id).language_of(first.seat)
         games = ", ".join(f"[{p.game_id}]" for p in mail.players)
         body = phrase(lang, key, games=games, example=first.game_id, **values)
         text = services.mailer.notice_text(lang, first, "which_game_subject", body)
@@ -215,7 +247,7 @@ class GameOpen:
         loaded = mail.game
         lang = loaded.lang
         if loaded.row.waiting and not loaded.row.finished:
-            body = phrase(lang, "waiting", phase_label=loaded.label(), what=loaded.row.waiting)
+            body = phrase(lang, "waiting", phase=loaded.phase(), what=loaded.row.waiting)
             return Stop(
                 "refused: waiting",
                 Answer("waiting", services.notice(mail, "waiting_subject", body)),
@@ -224,7 +256,7 @@ class GameOpen:
         if reason is None:
             return None
         key = "game_over" if reason == "reason_finished" else "not_participant"
-        body = phrase(lang, key, phase_label=loaded.label(), reason=phrase(lang, reason))
+        body = phrase(lang, key, phase=loaded.phase(), reason=phrase(lang, reason))
         answer = Answer(key, services.notice(mail, "not_participant_subject", body))
         return Stop(f"refused: {reason}", answer)
 
@@ -239,7 +271,12 @@ class CurrentPhase:
         if mail.stale_header is None or (mail.command and not mail.command.needs_open):
             return None
         loaded = mail.game
-        body = phrase(loaded.lang, "stale", given=mail.stale_header, phase_label=loaded.label())
+        current = loaded.phase()
+        if current != loaded.label():  # the label is what the header line must say
+            current += f" ({phrase(loaded.lang, 'quoted', text=loaded.label())})"
+        body = phrase(
+            loaded.lang, "stale", given=mail.stale_header, current=current, phase=loaded.phase()
+        )
         return Stop("stale phase", Answer("stale", services.notice(mail, "stale_subject", body)))
 
 
@@ -266,6 +303,7 @@ GUARDS: tuple[Guard, ...] = (
     AutomatedMail(),
     WritableSender(),
     RateLimit(),
+    ObserverSender(),
     KnownSender(),
     ReadableContent(),
     OneGame(),

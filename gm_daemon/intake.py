@@ -35,7 +35,8 @@ from gm_daemon.texts import phrase, problems_text, render, warnings_text, with_w
 log = logging.getLogger(__name__)
 
 # Answers sent even beyond the sender's rate limit: a player's valid orders are always
-# acknowledged, so forged mails in his name cannot make him believe his orders were lost.
+# acknowledged, so forged mails in his name cannot make him believe his orders were lost;
+# only orders that repeat those on file (a client in a loop) go unanswered then.
 ALWAYS_ANSWERED = frozenset({"accepted"})
 
 
@@ -133,6 +134,9 @@ class Intake:
             self._reply(mail, Answer("rejected", text))
             return Verdict(f"rejected ({len(rejected.problems)} problems)", loaded.id)
         self.referee.store_orders(loaded, player.seat, accepted.orders, mail.row.id)
+        if mail.quiet and accepted.orders == on_file:  # a client in a loop: nothing new to say
+            mail.withheld = "no reply: rate limit, the orders on file repeated"
+            return Verdict("accepted", loaded.id, accepted=True, phase=loaded.row.phase)
         described = engine.describe_orders(loaded.state, player.seat, accepted.orders, lang)
         at_once = engine.resolves_on_receipt and player.seat in engine.owed(loaded.state)
         # a game that resolves each play on receipt (one player moves at a time) says what
@@ -146,6 +150,7 @@ class Intake:
             game_id=loaded.id,
             name=player.name,
             phase_label=loaded.label(),
+            phase=loaded.phase(),
             orders=described.rstrip(),
             warnings=warnings_text(accepted.warnings, lang),
             with_warnings=with_warnings(lang, accepted.warnings),
@@ -233,7 +238,7 @@ class Intake:
             if incoming.automated or not players:
                 return
             try:  # the mail is set aside whatever happens here: the loop must go on
-                lang = self.config.game(players[0].game_id).language
+                lang = self.config.game(players[0].game_id).language_of(players[0].seat)
                 reply = Reply("error_subject", phrase(lang, "error"), "error")
                 self.mailer.notice(None, players[0], lang, reply, in_reply_to=incoming.message_id)
             except Exception:

@@ -6,7 +6,7 @@ optional hooks, which an engine may or may not have (found by name).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pydantic import BaseModel
@@ -26,6 +26,9 @@ class Loaded:
     engine: AnyGame
     state: BaseModel
     players: tuple[PlayerRow, ...]
+    # The language this view of the game speaks: a player's own (``speaking``), else the
+    # game's. Everything rendered from this object (labels, deadlines, reports) follows it.
+    language: str | None = None
 
     @property
     def id(self) -> str:
@@ -33,7 +36,22 @@ class Loaded:
 
     @property
     def lang(self) -> str:
-        return self.config.language
+        return self.language or self.config.language
+
+    def speaking(self, lang: str) -> Loaded:
+        """The same game, rendering in ``lang``."""
+        return self if lang == self.lang else replace(self, language=lang)
+
+    def for_seat(self, seat: str) -> Loaded:
+        """The game as its mails to this seat's player speak: in his language."""
+        return self.speaking(self.config.language_of(seat))
+
+    def languages(self) -> list[str]:
+        """Every language a mail of this game is written in: its players' and observers',
+        the game's first; a public report is rendered once for each."""
+        wanted = [self.config.language_of(p.seat) for p in self.players]
+        wanted += [o.language or self.config.language for o in self.config.observers]
+        return sorted(set(wanted), key=lambda lang: (lang != self.config.language, lang))
 
     @property
     def title(self) -> str:
@@ -41,6 +59,12 @@ class Loaded:
 
     def label(self) -> str:
         return self.engine.phase_label(self.state, self.lang)
+
+    def phase(self) -> str:
+        """The phase as running text names it ("die Zentrenwahl"): the optional hook
+        ``phase_noun``, else the label ("Runde 3")."""
+        hook = getattr(self.engine, "phase_noun", None)
+        return self.label() if hook is None else hook(self.state, self.lang)
 
     def game_name(self) -> str:
         """ "Club round" (High Noon), or just "High Noon" when the game has no title."""

@@ -9,13 +9,14 @@ game; nothing elsewhere composes a mail.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
-from gm_daemon.config import Config
+from gm_daemon.config import Config, ObserverConfig
+from gm_daemon.deadlines import local_text
 from gm_daemon.games.kit.layout import wrap
 from gm_daemon.games.protocol import Attachment, Report, Resolution
 from gm_daemon.mail.compose import compose_bytes, json_attachment, new_message_id
@@ -60,6 +61,7 @@ class Mailer:
         seat = recipient.seat if isinstance(recipient, PlayerRow) else ""
         game_id = loaded.row.id if loaded else None
         phase = str(loaded.row.phase) if loaded else ""
+        owner = game_id or (recipient.game_id if isinstance(recipient, PlayerRow) else None)
         message_id = new_message_id(mail.domain, game_id or "gm", purpose, seat, phase)
         message = compose_bytes(
             sender=mail.address,
@@ -71,7 +73,7 @@ class Mailer:
             date=self.clock(),
             game_id=game_id,
             in_reply_to=in_reply_to,
-            attachments=attachments,
+            attachments=named_for(owner, attachments),
         )
         self.store.enqueue(game_id, purpose, address, message_id, message, self.clock())
 
@@ -79,11 +81,16 @@ class Mailer:
     @staticmethod
     def notice_text(lang: str, player: PlayerRow, subject_key: str, body: str) -> Text:
         """ "[game] subject", a greeting and ``body``."""
+        return Mailer.notice_to(lang, player.game_id, player.name, subject_key, body)
+
+    @staticmethod
+    def notice_to(lang: str, game_id: str, name: str, subject_key: str, body: str) -> Text:
+        """A notice to anyone of a game by name: a player, or an observer (no seat)."""
         return render(
             lang,
             "notice",
-            game_id=player.game_id,
-            name=player.name,
+            game_id=game_id,
+            name=name,
             subject=phrase(lang, subject_key),
             text=body,
         )
@@ -108,11 +115,63 @@ class Mailer:
             attachments=attachments,
         )
 
-    def announce(self, loaded: Loaded, key: str, deadline: str) -> None:
-        """Tell every player of a game about a GM override, with the deadline now in force."""
-        body = phrase(loaded.lang, key, phase_label=loaded.label(), deadline=deadline)
+    def deadline_text(self, loaded: Loaded) -> str:
+        """The deadline in force, in local time and the language of ``loaded``."""
+        row = loaded.row
+        if row.finished:
+            return phrase(loaded.lang, "no_deadline_over")
+        if row.paused:
+            return phrase(loaded.lang, "no_deadline_paused")
+        if row.waiting:
+            return phrase(
+                loaded.lang, "no_deadline_waiting", phase=loaded.phase(), what=row.waiting
+            )
+        if row.deadline_at is None:
+            return phrase(loaded.lang, "no_deadline")
+        return local_text(row.deadline_at, self.config.daemon.tz, loaded.lang)
+
+    def announce(
+        self,
+        loaded: Loaded,
+        key: str,
+        reason: str | None = None,
+        extra: Callable[[Loaded, PlayerRow | None], str] | None = None,
+    ) -> None:
+        """Tell every player and observer of a game about a GM override, each in his own
+        language, with the deadline now in force, the GM's reason if he gave one, and what
+        ``extra`` adds for the player (None: an observer)."""
+
+        def body(view: Loaded, player: PlayerRow | None) -> str:
+            text = phrase(
+                view.lang,
+                key,
+                phase_label=view.label(),
+                phase=view.phase(),
+                deadline=self.deadline_text(view),
+            )
+            text = with_reason(view.lang, text, reason)
+            return text + (extra(view, player) if extra else "")
+
+        self.to_everyone(loaded, key, f"{key}_subject", body)
+
+    def to_everyone(
+        self,
+        loaded: Loaded,
+        purpose: str,
+        subject_key: str,
+        body: Callable[[Loaded, PlayerRow | None], str],
+    ) -> None:
+        """One notice per player and observer, each in his language: ``body`` gets the game
+        speaking that language and the player (None for an observer)."""
         for player in loaded.players:
-            self.notice(loaded, player, loaded.lang, Reply(f"{key}_subject", body, key))
+            view = loaded.for_seat(player.seat)
+            reply = Reply(subject_key, body(view, player), purpose)
+            self.notice(view, player, view.lang, reply)
+        for observer in loaded.config.observers:
+            view = loaded.speaking(observer.language or loaded.config.language)
+            said = body(view, None)
+            text = self.notice_to(view.lang, loaded.id, observer.name, subject_key, said)
+            self.queue(view, purpose, observer.email, text)
 
     def tell_gm(self, subject: str, body: str, attachments: Sequence[Attachment] = ()) -> None:
         """A note to the human GM (``mail.gm_address``), inside the caller's transaction."""
@@ -123,6 +182,7 @@ class Mailer:
 
     # --- game mails ----------------------------------------------------------------------
     def welcome(self, loaded: Loaded, player: PlayerRow, deadline: str, commands: str) -> None:
+        """``loaded`` speaks the player's language (``Loaded.for_seat``)."""
         report = loaded.engine.welcome(loaded.state, player.seat, loaded.lang)
         text = render(
             loaded.lang,
@@ -141,24 +201,60 @@ class Mailer:
         )
         self.queue(loaded, "welcome", player, text, attachments=attachments(report, player.seat))
 
+    def welcome_observer(self, loaded: Loaded, observer: ObserverConfig) -> None:
+        """An observer's welcome: who plays and what he will get, no code (he sends no
+        orders) and no player's private part."""
+        view = loaded.speaking(observer.language or loaded.config.language)
+        text = render(
+            view.lang,
+            "welcome-observer",
+            game_id=view.row.id,
+            title=view.title,
+            game_name=view.game_name(),
+            name=observer.name,
+            players="\n".join(f"  {p.name}" for p in view.players),
+            phase_label=view.label(),
+            deadline=self.deadline_text(view),
+            seed_text=seed_text(view),
+        )
+        self.queue(view, "welcome-observer", observer.email, text)
+
     def report_to_each(
-        self, loaded: Loaded, purpose: str, report_for: Callable[[PlayerRow], Report], key: str
+        self,
+        loaded: Loaded,
+        purpose: str,
+        report_for: Callable[[Loaded, PlayerRow], Report],
+        key: str,
     ) -> None:
-        """A game's report (a new board, the state now) to every player, with his own part."""
+        """A game's report (a new board, the state now) to every player, with his own part,
+        in his language; observers hear that the phase runs, with its deadline."""
         for player in loaded.players:
-            report = report_for(player)
+            view = loaded.for_seat(player.seat)
+            report = report_for(view, player)
             reply = Reply(f"{key}_subject", with_private(report, player.seat), purpose)
             self.notice(
-                loaded, player, loaded.lang, reply, attachments=attachments(report, player.seat)
+                view, player, view.lang, reply, attachments=attachments(report, player.seat)
             )
+        for observer in loaded.config.observers:
+            view = loaded.speaking(observer.language or loaded.config.language)
+            line = phrase(
+                view.lang,
+                "next_deadline",
+                phase_label=view.label(),
+                deadline=self.deadline_text(view),
+            )
+            text = self.notice_to(view.lang, loaded.id, observer.name, f"{key}_subject", line)
+            self.queue(view, purpose, observer.email, text)
 
     def reminder(self, loaded: Loaded, player: PlayerRow, deadline: str, nmr_rule: str) -> None:
+        """``loaded`` speaks the player's language."""
         text = render(
             loaded.lang,
             "reminder",
             game_id=loaded.row.id,
             name=player.name,
             phase_label=loaded.label(),
+            phase=loaded.phase(),
             deadline=deadline,
             nmr_rule=nmr_rule,
         )
@@ -170,11 +266,11 @@ class Mailer:
         after: Loaded,
         resolution: Resolution[Any, Any],
         defaults: Mapping[str, BaseModel],
-        closing: str,
+        closing: Callable[[Loaded], str],
     ) -> None:
-        lang = before.lang
-        report = before.engine.report(before.state, resolution, lang)
-        nmr_text = self._nmr_text(before, defaults)
+        """The result to every player (public report and his private part) and observer
+        (the public report only), each in his language. The report is rendered once per
+        language in use, not once per recipient: a club of twenty gets two renderings."""
         state_name = f"{before.row.id}-{before.row.phase}.json"
         state_file = json_attachment(
             state_name,
@@ -186,21 +282,46 @@ class Mailer:
                 "state": after.engine.public_state(after.state),
             },
         )
+        rendered = {
+            lang: self._rendered_result(before.speaking(lang), after.speaking(lang), resolution,
+                                        defaults, closing)
+            for lang in before.languages()
+        }  # fmt: skip
+
+        def send(lang: str, recipient: PlayerRow | str, name: str, seat: str | None) -> None:
+            report, values = rendered[lang]
+            body = with_private(report, seat) if seat else observer_view(report)
+            files = attachments(report, seat) if seat else list(report.attachments)
+            text = render(lang, "result", name=name, report=body, **values)
+            self.queue(after, "result", recipient, text, attachments=[*files, state_file])
+
         for player in after.players:
-            text = render(
-                lang,
-                "result",
-                game_id=before.row.id,
-                title=before.title,
-                name=player.name,
-                phase_label=before.label(),
-                report=with_private(report, player.seat),
-                nmr=nmr_text,
-                next=closing,
-                state_file=wrap(phrase(lang, "state_file", file=state_name)),
-            )
-            files = [*attachments(report, player.seat), state_file]
-            self.queue(after, "result", player, text, attachments=files)
+            send(before.config.language_of(player.seat), player, player.name, player.seat)
+        for observer in before.config.observers:
+            lang = observer.language or before.config.language
+            send(lang, observer.email, observer.name, None)
+
+    def _rendered_result(
+        self,
+        before: Loaded,
+        after: Loaded,
+        resolution: Resolution[Any, Any],
+        defaults: Mapping[str, BaseModel],
+        closing: Callable[[Loaded], str],
+    ) -> tuple[Report, dict[str, str]]:
+        """One language's report and the parts of the result mail all its readers share."""
+        lang = before.lang
+        report = before.engine.report(before.state, resolution, lang)
+        state_name = f"{before.row.id}-{before.row.phase}.json"
+        values = {
+            "game_id": before.row.id,
+            "title": before.title,
+            "phase_label": before.label(),
+            "nmr": self._nmr_text(before, defaults),
+            "next": closing(after),
+            "state_file": wrap(phrase(lang, "state_file", file=state_name)),
+        }
+        return report, values
 
     def _nmr_text(self, loaded: Loaded, defaults: Mapping[str, BaseModel]) -> str:
         """The defaults applied, as the engine describes them; nothing for an engine whose
@@ -239,9 +360,36 @@ def seed_text(loaded: Loaded) -> str:
     return wrap(text)
 
 
+def observer_view(report: Report) -> str:
+    """What an observer reads of a report: the public part, never a seat's own."""
+    return report.public.rstrip() + "\n"
+
+
+def with_reason(lang: str, text: str, reason: str | None) -> str:
+    """A notice of a GM's action with his reason quoted under it, when he gave one: every
+    override (extend, pause, replace, and the like) says why the same way."""
+    if not reason or not reason.strip():
+        return text
+    return text.rstrip() + "\n\n" + phrase(lang, "gm_reason", reason=" ".join(reason.split()))
+
+
 def with_private(report: Report, seat: str) -> str:
     private = report.private.get(seat, "")
     return report.public.rstrip() + ("\n\n" + private.rstrip() if private.strip() else "") + "\n"
+
+
+def named_for(game_id: str | None, files: Sequence[Attachment]) -> list[Attachment]:
+    """Every file of a game's mail is named with the game's id in front (``hl1-1903-
+    bewegung.png``), whatever kind of game it is: a player in two games finds each picture
+    in his downloads, and two games never send files of the same name. Engines name what a
+    file shows; they do not know the id."""
+    if game_id is None:
+        return list(files)
+    prefix = f"{game_id}-"
+    return [
+        f if f.filename.startswith(prefix) else replace(f, filename=prefix + f.filename)
+        for f in files
+    ]
 
 
 def attachments(report: Report, seat: str) -> list[Attachment]:

@@ -15,21 +15,33 @@ import secrets
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel
 
 from gm_daemon import safemode
-from gm_daemon.config import Config, GameConfig, parse_duration
-from gm_daemon.deadlines import local_text, next_deadline
+from gm_daemon.config import Config, GameConfig
+from gm_daemon.deadlines import next_deadline
 from gm_daemon.games import find_game
+from gm_daemon.games.kit.layout import wrap
 from gm_daemon.games.protocol import Report, Resolution, Seat
 from gm_daemon.loaded import AnyGame, Loaded, take_options, waiting_for, warm_up
-from gm_daemon.mailer import Mailer, Reply, leaves_chance, with_private
+from gm_daemon.mailer import Mailer, Reply, leaves_chance, named_for, with_private, with_reason
 from gm_daemon.rng import commitment, new_seed, phase_rng
-from gm_daemon.store import GameRow, PlayerRow, Store
+from gm_daemon.store import (
+    GameRow,
+    PlayerRow,
+    Store,
+    add_reminders_sent,
+    observer_welcomed,
+    paused_at,
+    refused_while_paused,
+    reminders_sent,
+    set_observer_welcomed,
+    set_paused_at,
+)
 from gm_daemon.texts import phrase
 
 log = logging.getLogger(__name__)
@@ -106,18 +118,22 @@ class Referee:
         return row is None or row.finished
 
     def deadline_text(self, loaded: Loaded) -> str:
-        row = loaded.row
-        if row.deadline_at is None or row.paused or row.finished:
-            return phrase(loaded.lang, "no_deadline")
-        return local_text(row.deadline_at, self.tz, loaded.lang)
+        return self.mailer.deadline_text(loaded)
 
     def _schedule(
         self, config: GameConfig, engine: AnyGame, state: BaseModel, start: datetime
     ) -> tuple[datetime, datetime | None]:
         """The deadline of a phase starting at ``start``, and when to remind the late."""
         deadline = next_deadline(config.deadlines, engine.phase_type(state), start, self.tz)
-        remind_at = deadline - parse_duration(config.reminder) if config.reminder else None
-        return deadline, remind_at
+        return deadline, self._remind_at(config, deadline, engine.phase_number(state))
+
+    def _remind_at(self, config: GameConfig, deadline: datetime, phase: int) -> datetime | None:
+        """The moment of the next reminder of this phase not yet sent (each of ``reminder``
+        goes out once, however often the deadline moves or the daemon restarts); None when
+        all are sent or there are none."""
+        sent = reminders_sent(self.store, config.id, phase)
+        moments = [deadline - lead for lead in config.reminders() if _seconds(lead) not in sent]
+        return min(moments, default=None)
 
     # --- config sync -------------------------------------------------------------------
     def sync(self) -> list[str]:
@@ -179,6 +195,7 @@ class Referee:
         loaded = self.load(game_config.id)
         if loaded is None or loaded.row.finished:
             return None
+        self._welcome_observers(loaded)
         loaded = self._feed(loaded, game_config)
         if not (loaded.row.deadline_override or loaded.row.waiting):
             deadline, remind_at = self._schedule(
@@ -236,19 +253,28 @@ class Referee:
         self.mailer.report_to_each(
             loaded,
             "phase-ready",
-            lambda p: _with_deadline(loaded, p, self.deadline_text(loaded)),
+            lambda view, p: _with_deadline(view, p, self.deadline_text(view)),
             "phase_ready",
         )
         log.info("game %s: %s can start, deadline %s", loaded.id, loaded.label(), deadline)
         return loaded
 
     def _tell_gm_waiting(self, loaded: Loaded, waiting: str) -> None:
+        """The GM's notes are in English, whatever the game's language: the missing piece is
+        asked of the engine again in English."""
         log.warning("game %s: %s waits for the GM: %s", loaded.id, loaded.label(), waiting)
+        label = loaded.engine.phase_label(loaded.state, "en")
+        what = waiting_for(loaded.engine, loaded.state, "en") or waiting
         self.mailer.tell_gm(
-            f"{loaded.id}: {loaded.label()} waits for you",
-            f"Game {loaded.id}, {loaded.label()}, cannot start: {waiting}.\n\n"
-            "No deadline runs and no reminder goes out until you add it to the config and "
-            "reload the daemon (systemctl reload gm-daemon, or SIGHUP).\n",
+            f"{loaded.id}: {label} waits for you",
+            wrap(
+                f"Game {loaded.id}: {label} cannot start until you supply {what}.\n\n"
+                f"Add it to the game's options ([games.options] of game {loaded.id} in the "
+                "config) and reload the daemon (systemctl reload gm-daemon, or SIGHUP): "
+                f"{label} then starts at once, and every player gets a mail with the deadline. "
+                "Until then no deadline runs and no reminder goes out; a player who writes is "
+                "told what is missing.\n"
+            ),
         )
 
     def start_game(self, config: GameConfig) -> None:
@@ -284,10 +310,20 @@ class Referee:
             from gm_daemon.commands import listing
 
             for player in loaded.players:
-                self.mailer.welcome(loaded, player, self.deadline_text(loaded), listing(loaded))
+                view = loaded.for_seat(player.seat)
+                self.mailer.welcome(view, player, self.deadline_text(view), listing(view))
+            self._welcome_observers(loaded)
             if waiting:
                 self._tell_gm_waiting(loaded, waiting)
         log.info("game %s started (%s, %d players)", config.id, config.kind, len(seats))
+
+    def _welcome_observers(self, loaded: Loaded) -> None:
+        """Every observer of the config not yet welcomed (one added to a running game, too)
+        gets his welcome, once: the store remembers whom it welcomed."""
+        for observer in loaded.config.observers:
+            if not observer_welcomed(self.store, loaded.id, observer.email):
+                self.mailer.welcome_observer(loaded, observer)
+                set_observer_welcomed(self.store, loaded.id, observer.email, self.clock())
 
     # --- orders ------------------------------------------------------------------------
     def orders_on_file(self, loaded: Loaded, seat: str) -> BaseModel | None:
@@ -340,7 +376,9 @@ class Referee:
         after = self._advance(loaded, resolution, trigger, orders, nmr)
         if after is None:
             return None
-        self.mailer.results(loaded, after, resolution, defaults, self._closing(after, resolution))
+        self.mailer.results(
+            loaded, after, resolution, defaults, lambda view: self._closing(view, resolution)
+        )
         if after.row.waiting:
             self._tell_gm_waiting(after, after.row.waiting)
         log.info(
@@ -403,7 +441,7 @@ class Referee:
             resolution.finished,
             resolution.ranking,
         )
-        for seat, carried in resolution.carried.items():
+        for seat, carried in ({} if resolution.finished else resolution.carried).items():
             self.store.put_orders(
                 row.id, new_phase, seat, carried.model_dump(mode="json"), now, None
             )
@@ -430,7 +468,7 @@ class Referee:
             reveal = reveal if leaves_chance(after) else ""
             return "\n" + phrase(lang, "final_heading") + "\n" + reveal + "\n"
         if after.row.waiting:
-            return "\n" + phrase(lang, "waiting_for_gm", phase_label=after.label()) + "\n"
+            return "\n" + phrase(lang, "waiting_for_gm", phase=after.phase()) + "\n"
         next_one = phrase(
             lang, "next_deadline", phase_label=after.label(), deadline=self.deadline_text(after)
         )
@@ -496,36 +534,61 @@ class Referee:
         return bool(owed) and owed <= self.store.seats_with_orders(row.id, row.phase)
 
     def remind(self, game_id: str) -> None:
+        """Send the reminders now due, once: several due together (a short phase, a daemon
+        that was down) make one mail, each in its player's language, only to those who
+        still owe orders. The next reminder of the phase, if any, is armed."""
         with self.store.transaction():
             loaded = self.load(game_id)
             if loaded is None:
                 return
-            on_file = self.store.seats_with_orders(game_id, loaded.row.phase)
-            owed = loaded.engine.owed(loaded.state)
-            deadline = self.deadline_text(loaded)
-            for player in loaded.players:
-                if player.seat in owed and player.seat not in on_file:
-                    self.mailer.reminder(
-                        loaded, player, deadline, self.nmr_rule(loaded, player.seat)
-                    )
-            self.store.set_reminded(game_id, loaded.row.phase)
+            row, now = loaded.row, self.clock()
+            if row.deadline_at is None:  # nothing to remind of; never due again this phase
+                self.store.set_reminded(game_id, row.phase)
+                return
+            sent = reminders_sent(self.store, game_id, row.phase)
+            due = {
+                _seconds(lead)
+                for lead in loaded.config.reminders()
+                if _seconds(lead) not in sent and row.deadline_at - lead <= now
+            }
+            if due:
+                self._send_reminders(loaded)
+            add_reminders_sent(self.store, game_id, row.phase, due)
+            remind_at = self._remind_at(loaded.config, row.deadline_at, row.phase)
+            self.store.set_deadline(
+                game_id, row.deadline_at, override=row.deadline_override, remind_at=remind_at
+            )
+            if remind_at is None:
+                self.store.set_reminded(game_id, row.phase)
+
+    def _send_reminders(self, loaded: Loaded) -> None:
+        on_file = self.store.seats_with_orders(loaded.id, loaded.row.phase)
+        owed = loaded.engine.owed(loaded.state)
+        for player in loaded.players:
+            if player.seat in owed and player.seat not in on_file:
+                view = loaded.for_seat(player.seat)
+                self.mailer.reminder(
+                    view, player, self.deadline_text(view), self.nmr_rule(view, player.seat)
+                )
 
     # --- GM overrides ------------------------------------------------------------------
-    def extend(self, game_id: str, until: datetime) -> None:
+    def extend(self, game_id: str, until: datetime, reason: str | None = None) -> None:
         with self.store.transaction():
             loaded = self.load(game_id)
             assert loaded is not None
-            reminder = loaded.config.reminder
-            remind_at = until - parse_duration(reminder) if reminder else None
+            remind_at = self._remind_at(loaded.config, until, loaded.row.phase)
             self.store.set_deadline(game_id, until, override=True, remind_at=remind_at)
             loaded = replace(loaded, row=replace(loaded.row, deadline_at=until))
-            self.mailer.announce(loaded, "deadline_moved", self.deadline_text(loaded))
+            self.mailer.announce(loaded, "deadline_moved", reason)
 
-    def pause(self, game_id: str, paused: bool) -> None:
+    def pause(self, game_id: str, paused: bool, reason: str | None = None) -> None:
         """Pause: no deadline fires. Resume: a deadline that passed meanwhile is moved to
-        the next one the schedule gives from now, so nobody is resolved by surprise."""
+        the next one the schedule gives from now, so nobody is resolved by surprise; and
+        everyone hears what became of the mails sent while the game was paused."""
         with self.store.transaction():
+            since = paused_at(self.store, game_id)
             self.store.set_paused(game_id, paused)
+            set_paused_at(self.store, game_id, self.clock() if paused else None)
             loaded = self.load(game_id)
             assert loaded is not None
             row = loaded.row
@@ -535,52 +598,93 @@ class Referee:
                 )
                 self.store.set_deadline(game_id, deadline, override=True, remind_at=remind_at)
                 loaded = replace(loaded, row=replace(row, deadline_at=deadline))
-            key = "game_paused" if paused else "game_resumed"
-            self.mailer.announce(loaded, key, self.deadline_text(loaded))
+            if paused:
+                self.mailer.announce(loaded, "game_paused", reason)
+            else:
+                self.mailer.announce(loaded, "game_resumed", reason, self._pause_mails(since))
+
+    def _pause_mails(self, since: datetime | None) -> Callable[[Loaded, PlayerRow | None], str]:
+        """The resume notice's word on the mails sent during the pause: none was read,
+        orders from before it stand; a player who wrote is told how many of his were not."""
+
+        def said(view: Loaded, player: PlayerRow | None) -> str:
+            text = "\n\n" + phrase(view.lang, "paused_mails")
+            count = (
+                refused_while_paused(self.store, player.email, since)
+                if player is not None and since is not None
+                else 0
+            )
+            if count:
+                text += "\n" + phrase(view.lang, "paused_mails_yours", count=count)
+            return text
+
+        return said
+
+    def announce(self, game_id: str, text: str) -> int:
+        """The GM's own words to every player and observer of a game, in its thread; the
+        number of mails queued."""
+        with self.store.transaction():
+            loaded = self.load(game_id)
+            if loaded is None:
+                raise LookupError(f"no game {game_id!r} in the config")
+            body = text.strip() + "\n"
+            self.mailer.to_everyone(
+                loaded, "announcement", "announcement_subject", lambda view, player: body
+            )
+        return len(loaded.players) + len(loaded.config.observers)
 
     def release(self, game_id: str) -> None:
         """The GM takes a held game back (``gm-daemon resolve`` tries it again)."""
         self.store.set_held(game_id, None)
 
-    def replace_address(self, game_id: str, who: str, email: str) -> PlayerRow:
+    def replace_address(
+        self, game_id: str, who: str, email: str, reason: str | None = None
+    ) -> PlayerRow:
         """The new address gets a mail with the player's code and the state of the game, so
-        the new player (or the old one at his new address) can go on at once."""
+        the new player (or the old one at his new address) can go on at once. The GM's
+        reason, when he gives one, is quoted to him and told to the others (the address
+        itself stays private)."""
         with self.store.transaction():
             player = self.find_player(game_id, who)
             self.store.override_email(game_id, player.seat, email.strip().lower())
             loaded = self.load(game_id)
             assert loaded is not None
             player = loaded.player(player.seat)
-            report = _with_deadline(loaded, player, self.deadline_text(loaded))
-            body = phrase(loaded.lang, "replaced", code=player.code, email=player.email)
+            view = loaded.for_seat(player.seat)
+            report = _with_deadline(view, player, self.deadline_text(view))
+            body = phrase(view.lang, "replaced", code=player.code, email=player.email)
+            body = with_reason(view.lang, body, reason)
             body += "\n\n" + with_private(report, player.seat)
             self.mailer.notice(
-                loaded,
+                view,
                 player,
-                loaded.lang,
+                view.lang,
                 Reply("replaced_subject", body, "replaced"),
                 attachments=[*report.attachments, *report.private_attachments.get(player.seat, [])],
             )
+            if reason:
+                others = replace(loaded, players=tuple(p for p in loaded.players if p != player))
+                self.mailer.to_everyone(
+                    others,
+                    "player-replaced",
+                    "player_replaced_subject",
+                    lambda view, _: with_reason(
+                        view.lang, phrase(view.lang, "player_replaced", name=player.name), reason
+                    ),
+                )
         return player
 
     def find_player(self, game_id: str, who: str) -> PlayerRow:
-        from gm_daemon.games.text import fold, match_seat
+        from gm_daemon.games.kit.names import of_seats
 
         players = self.store.players(game_id)
-        matches = match_seat(who, [Seat(p.seat, p.name) for p in players])
-        if not matches:  # the GM may type just a first name: any whole word of the name
-            words = set(fold(who).split())
-            matches = [
-                Seat(p.seat, p.name)
-                for p in players
-                if words and words <= set(fold(p.name).replace(".", " ").split())
-            ]
+        matches = of_seats(Seat(p.seat, p.name) for p in players).find(who)
         if len(matches) != 1:
             names = ", ".join(p.name for p in players)
             raise LookupError(
                 f"{who!r} names {len(matches)} players of {game_id}; players: {names}"
             )
-        return next(p for p in players if p.seat == matches[0].id)
+        return next(p for p in players if p.seat == matches[0])
 
     # --- the record --------------------------------------------------------------------
     def show(self, game_id: str, phase: int) -> str:
@@ -609,10 +713,14 @@ class Referee:
             private = report.private.get(player.seat, "").strip()
             if private:
                 parts.append(f"--- only for {player.name} ---\n{private}")
-        names = [a.filename for a in report.attachments]
+        names = [a.filename for a in named_for(game_id, report.attachments)]
         if names:
             parts.append("attachments: " + ", ".join(names))
         return "\n\n".join(parts) + "\n"
+
+
+def _seconds(lead: timedelta) -> int:
+    return int(lead.total_seconds())
 
 
 def _with_deadline(loaded: Loaded, player: PlayerRow, deadline: str) -> Report:

@@ -16,6 +16,8 @@ from typing import IO
 
 from gm_daemon.mail.message import Incoming
 from gm_daemon.mailer import Mailer
+from gm_daemon.passwords import user_name
+from gm_daemon.startup import StartupProblem
 from gm_daemon.store import Store
 
 log = logging.getLogger(__name__)
@@ -26,7 +28,7 @@ class CannotStore(RuntimeError):
     mail stays unseen on the server, so nothing is acknowledged that is not kept."""
 
 
-class AlreadyRunning(RuntimeError):
+class AlreadyRunning(StartupProblem):
     """Another daemon holds the database's lock file."""
 
 
@@ -50,8 +52,14 @@ class DaemonLock:
         self._file: IO[str] | None = None
 
     def acquire(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        handle = self.path.open("a+", encoding="utf-8")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            handle = self.path.open("a+", encoding="utf-8")
+        except OSError as exc:
+            raise StartupProblem(
+                f"lock file {self.path.absolute()}: cannot be created by user {user_name()}: "
+                f"{exc.strerror or exc}"
+            ) from exc
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

@@ -74,7 +74,7 @@ def hold_back(referee: Referee, game_id: str, phase: int) -> bool:
         store.set_deadline(game_id, until, override=True)
         moved = replace(loaded, row=replace(loaded.row, deadline_at=until))
         deadline = referee.deadline_text(moved)
-        referee.mailer.announce(moved, "deadline_moved", deadline)
+        referee.mailer.announce(moved, "deadline_moved")
         referee.mailer.tell_gm(
             f"{game_id}: {loaded.label()} not resolved (safe mode)",
             f"The deadline of {game_id}, {loaded.label()}, was not resolved: {reason}.\n\n"

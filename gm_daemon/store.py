@@ -799,5 +799,53 @@ class Store:
         }
 
 
+# --- a season's small records, kept as notes (no table of their own) ---------------------------
+def _reminders_key(game_id: str) -> str:
+    return f"reminders-sent:{game_id}"
+
+
+def reminders_sent(store: Store, game_id: str, phase: int) -> set[int]:
+    """The lead times (in seconds) of the reminders already sent in this phase of the game:
+    each reminder goes out once, across restarts."""
+    noted = store.note(_reminders_key(game_id))
+    if noted is None:
+        return set()
+    record = json.loads(noted)
+    return set(record["sent"]) if record.get("phase") == phase else set()
+
+
+def add_reminders_sent(store: Store, game_id: str, phase: int, leads: set[int]) -> None:
+    """Record reminders as sent; a new phase's record replaces the last phase's."""
+    sent = reminders_sent(store, game_id, phase) | leads
+    store.set_note(_reminders_key(game_id), json.dumps({"phase": phase, "sent": sorted(sent)}))
+
+
+def observer_welcomed(store: Store, game_id: str, email: str) -> bool:
+    return store.note(f"observer-welcomed:{game_id}:{email}") is not None
+
+
+def set_observer_welcomed(store: Store, game_id: str, email: str, at: datetime) -> None:
+    store.set_note(f"observer-welcomed:{game_id}:{email}", iso(at))
+
+
+def set_paused_at(store: Store, game_id: str, at: datetime | None) -> None:
+    store.set_note(f"paused-at:{game_id}", iso(at) if at else None)
+
+
+def paused_at(store: Store, game_id: str) -> datetime | None:
+    noted = store.note(f"paused-at:{game_id}")
+    return from_iso(noted) if noted else None
+
+
+def refused_while_paused(store: Store, sender: str, since: datetime) -> int:
+    """Mails from ``sender`` that intake refused because a game was paused, since then."""
+    row = store.db.execute(
+        "SELECT COUNT(*) FROM inbox WHERE sender = ? AND received_at >= ?"
+        " AND verdict = 'refused: reason_paused'",
+        (sender, iso(since)),
+    ).fetchone()
+    return int(row[0])
+
+
 def _iso_or_none(moment: datetime | None) -> str | None:
     return iso(moment) if moment else None

@@ -139,6 +139,15 @@ S = TypeVar("S", bound=BaseModel)
 Opt = TypeVar("Opt", bound=BaseModel)
 
 
+@dataclass(frozen=True)
+class Shape:
+    """``Annotated`` metadata naming a config value's type for ``gm-daemon
+    config-reference`` where the Python type says too little: to pydantic a duration is a
+    ``str``, but the GM must learn to write ``"24h"``. Pydantic ignores it."""
+
+    name: str
+
+
 @dataclass
 class Accepted(Generic[Ord]):
     """A valid submission: the orders to store, and warnings about what was auto-corrected."""
@@ -344,6 +353,15 @@ class FeedsOptions(Protocol[Opt, S]):
         round 4"), or None. While waiting, the phase has no deadline and no reminder, orders
         are answered with this text, and the GM is told once by mail."""
         ...
+
+
+class NamesPhases(Protocol[S]):
+    """Optional: the phase as a noun phrase for running text. A label is a heading
+    ("Zentrenwahl", "1903 Bewegung"); a sentence needs its article ("Ihre Befehle für die
+    Zentrenwahl", "for the 1903 movement phase"). Without the hook the label is used, which
+    suits labels that need no article ("Runde 3", "Zug 5")."""
+
+    def phase_noun(self, state: S, lang: Lang) -> str: ...
 
 
 class HasCommands(Protocol[S]):

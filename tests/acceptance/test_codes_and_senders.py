@@ -64,6 +64,7 @@ def test_a_second_address_is_told_in_both_languages_until_the_gm_adds_it(
     assert reply["Subject"] == "Absender unbekannt / Unknown sender"
     body = club.body(reply)
     assert "hans.glueck@gmail.example" in body and "not registered" in body
+    assert max(map(len, body.splitlines())) <= 78  # wrapped like every other reply
     assert "Glück" not in body and "hn1" not in body  # reveals nothing about the games
     code, _out = club.cli(
         "replace-player",

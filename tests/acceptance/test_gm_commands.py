@@ -106,7 +106,7 @@ def test_check_names_each_config_mistake(
 ) -> None:
     assert old in GAME
     h = DaemonHarness(tmp_path, GAME.replace(old, new, 1), now=START)
-    assert h.cli("check")[0] == 2
+    assert h.cli("check")[0] == 78  # EX_CONFIG
     assert message in capsys.readouterr().err
 
 

@@ -16,6 +16,7 @@ from pydantic import BaseModel
 from gm_daemon import games
 from gm_daemon.games.protocol import Game, Line, Report, Resolution, Seat
 from gm_daemon.loaded import waiting_for
+from gm_daemon.mailer import observer_view
 from gm_daemon.rng import phase_rng
 from tests.conformance.profiles import PROFILES, Profile
 from tests.scenarios import load_scenarios, uncovered
@@ -168,6 +169,23 @@ def test_private_parts_reach_their_seat_only(kind: str) -> None:
             report = engine.report(step.state, step.resolution, lang)
             state_json = json.dumps(engine.public_state(step.resolution.state), ensure_ascii=False)
             _assert_private(report, seats, state_json)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_an_observer_reads_no_private_part(kind: str) -> None:
+    """Observers get what ``mailer.observer_view`` and the public attachments make of each
+    report: no seat's private text and no private attachment may be in it."""
+    engine, _, seats = start(kind)
+    for step in play(kind):
+        for lang in ("de", "en"):
+            report = engine.report(step.state, step.resolution, lang)
+            seen = observer_view(report)
+            shared = {a.data for a in report.attachments}
+            for seat in seats:
+                secret = report.private.get(seat.id, "").strip()
+                assert not secret or secret not in seen, f"{seat.id}'s private part"
+                for attachment in report.private_attachments.get(seat.id, []):
+                    assert attachment.data not in shared, f"{seat.id}'s {attachment.filename}"
 
 
 @pytest.mark.parametrize("kind", KINDS)

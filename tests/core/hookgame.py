@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
+from gm_daemon.games.kit.names import of_seats
 from gm_daemon.games.kit.picture import canvas, png_bytes, seat_colour
 from gm_daemon.games.protocol import (
     Accepted,
@@ -31,7 +32,6 @@ from gm_daemon.games.protocol import (
     Resolution,
     Seat,
 )
-from gm_daemon.games.text import match_seat
 
 PHASES = ("saat", "ernte")
 
@@ -70,10 +70,10 @@ def _picture(state: State, seat: str, args: str, lang: str) -> Report:
     if not args:
         raise CommandError("Wessen Bild? BILD <Name>" if lang == "de" else "Whose? PICTURE <Name>")
     seats = [Seat(s, n) for s, n in state.names.items()]
-    found = match_seat(args, seats)
+    found = of_seats(seats).find(args)
     if len(found) != 1:
         raise CommandError(f"Kein Spieler „{args}“" if lang == "de" else f"No player '{args}'")
-    target = found[0]
+    target = next(s for s in seats if s.id == found[0])
     image, draw = canvas(40, 20)
     index = list(state.names).index(target.id)
     draw.rectangle((0, 0, min(39, state.seeds[target.id]), 19), fill=seat_colour(index))

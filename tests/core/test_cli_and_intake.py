@@ -20,7 +20,7 @@ def test_check_command(tmp_path):
     code, out = h.cli("check")
     assert code == 0 and "g1: guess, 2 players" in out
     h.config_path.write_text(h.config_path.read_text().replace('"2d"', '"2 days"'))
-    assert h.cli("check")[0] == 2
+    assert h.cli("check")[0] == 78  # EX_CONFIG
 
 
 def test_check_connect_with_maildir_has_no_server_but_checks_the_directories(tmp_path):
@@ -247,7 +247,8 @@ def test_a_damaged_database_is_named_not_dumped_as_a_traceback(tmp_path, capsys)
     h = started(tmp_path)
     h.database.write_bytes(b"this is not a database, it was overwritten by mistake" * 100)
     code, _out = h.cli("status")
-    assert code == 1
+    assert code == 78  # EX_CONFIG: the GM's to fix
     error = capsys.readouterr().err
-    assert "the database (daemon.database in" in error and "cannot be used" in error
-    assert "Traceback" not in error
+    assert error.count("\n") == 1, error
+    assert f"daemon.database {h.database}: file is not a database" in error
+    assert "restore the backup" in error and "Traceback" not in error

@@ -32,7 +32,7 @@ def test_a_second_daemon_on_the_same_database_refuses_to_run(tmp_path):
         with pytest.raises(AlreadyRunning, match=r"gm\.sqlite\.lock"):
             await Daemon(h.config_path).run_once()
         code, _out = await asyncio.to_thread(h.cli, "run", "--once")
-        assert code == 1  # the command line says so and exits
+        assert code == 78  # EX_CONFIG: the command line says so and exits
         first.request_exit()
         await asyncio.wait_for(task, 10)
         await Daemon(h.config_path).run_once()  # the lock went with the first daemon

@@ -9,7 +9,6 @@ import asyncio
 import contextlib
 import errno
 import logging
-import sqlite3
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from gm_daemon.daemon import Daemon
+from gm_daemon.startup import StartupProblem
 from tests.core.test_daemon_flow import GAMES
 from tests.daemon_harness import DaemonHarness
 
@@ -102,10 +102,11 @@ def test_a_daemon_started_on_a_full_disk_stops_before_it_takes_mail(
     tmp_path: Path, small_disk: Path
 ) -> None:
     """SQLite cannot even open the database in WAL mode (its shared-memory file cannot
-    grow): the daemon stops at once, naming the database, before anything is fetched."""
+    grow): the daemon stops at once, naming the database, before anything is fetched (a
+    start-up problem: one line and exit 78 from ``gm-daemon run``)."""
     h = _started(tmp_path, small_disk)
     filler = _fill(small_disk)
-    with pytest.raises(sqlite3.OperationalError, match=r"disk I/O error|full"):
+    with pytest.raises(StartupProblem, match=r"gm\.sqlite: (disk I/O error|.*full)"):
         asyncio.run(Daemon(h.config_path, clock=h.clock).run_once())
     assert _sent(h) == 2
     assert len(list((h.inbox_dir / "new").iterdir())) == 1

@@ -179,3 +179,20 @@ def _raw(sender: str, body: str, message_id: str = "") -> bytes:
         message["Message-ID"] = message_id
     message.set_content(body)
     return bytes(message)
+
+
+def test_a_client_looping_on_the_same_orders_gets_no_more_than_the_hourly_replies(tmp_path):
+    """200 identical order mails in an hour: every one is stored, but past
+    ``max_mails_per_hour`` a mail that repeats the orders on file is not answered, so the
+    GM's address is not marked as spam; new orders over the limit are still acknowledged."""
+    h = started(tmp_path)
+    for _ in range(200):
+        h.send("anna@players.test", "Code: ANNA-1111\n17")
+    mails = h.run()
+    assert 1 <= len(mails) <= 60 and all("accepted" in m["Subject"] for m in mails)
+    verdicts = [v for _s, _st, v in inbox_rows(h)]
+    assert len(verdicts) == 200 and all(v.startswith("accepted") for v in verdicts)
+    assert verdicts[-1] == "accepted; no reply: rate limit, the orders on file repeated"
+    h.send("anna@players.test", "Code: ANNA-1111\n18")  # new orders: always acknowledged
+    (ack,) = h.run()
+    assert "accepted" in ack["Subject"] and "18" in h.body(ack)

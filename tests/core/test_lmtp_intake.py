@@ -20,6 +20,7 @@ from gm_daemon.config import Config, LmtpSection
 from gm_daemon.daemon import Daemon
 from gm_daemon.mail.lmtp import LmtpInbox
 from gm_daemon.mail.maildir import MaildirSender
+from gm_daemon.startup import EX_CONFIG
 from tests.core.test_daemon_flow import GAMES
 from tests.daemon_harness import DaemonHarness
 
@@ -157,10 +158,10 @@ def test_a_burst_is_answered_once_each_while_it_arrives(tmp_path):
 LMTP_CHECKS = [
     # ([mail.lmtp] lines, exit code of check, what stderr names)
     ('socket = "{tmp}/run/lmtp.sock"', 0, ""),
-    ('socket = "{tmp}/missing/lmtp.sock"', 2, "missing does not exist"),
-    ('socket = "{tmp}/run/lmtp.sock"\nsocket_group = "no-such-group"', 2, "no group"),
+    ('socket = "{tmp}/missing/lmtp.sock"', EX_CONFIG, "missing does not exist"),
+    ('socket = "{tmp}/run/lmtp.sock"\nsocket_group = "no-such-group"', EX_CONFIG, "no group"),
     ('host = "127.0.0.1"\nport = 2424', 0, ""),
-    ('host = "192.0.2.1"\nport = 2424', 2, "is not a loopback address"),
+    ('host = "192.0.2.1"\nport = 2424', EX_CONFIG, "is not a loopback address"),
 ]
 
 
@@ -180,5 +181,5 @@ def test_lmtp_needs_smtp_for_the_replies(tmp_path, capsys):
     h = DaemonHarness(tmp_path, GAMES)
     text = h.config_path.read_text().replace('transport = "maildir"', 'transport = "lmtp"')
     h.config_path.write_text(text)
-    assert h.cli("check")[0] == 2
+    assert h.cli("check")[0] == EX_CONFIG
     assert 'transport = "lmtp" needs [mail.smtp]' in capsys.readouterr().err

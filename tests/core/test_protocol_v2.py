@@ -83,8 +83,8 @@ def test_a_game_command_answers_with_a_picture(tmp_path):
     picture = next(m for m in replies if "refused" not in m["Subject"].lower())
     refused = next(m for m in replies if m is not picture)
     files = h.attachments(picture)
-    assert list(files) == ["bild-bert-baer.png"]
-    assert files["bild-bert-baer.png"].startswith(b"\x89PNG")
+    assert list(files) == ["h1-bild-bert-baer.png"]  # the game's id in front of every file
+    assert files["h1-bild-bert-baer.png"].startswith(b"\x89PNG")
     assert "Bert Bär: 1" in h.body(picture)
     assert "No player 'zorro'" in h.body(refused) and "PICTURE <name>" in h.body(refused)
 
@@ -114,14 +114,21 @@ def test_a_phase_without_what_it_needs_waits_for_the_gm(tmp_path):
     results = h.run()  # 1901 Ernte resolved; 1902 has no field
     assert h.phase("h1") == 3
     gm = [m for m in results if m["To"] == "boss@gm.test"]
-    assert len(gm) == 1 and "the field for 1902" in h.body(gm[0])
+    told = " ".join(h.body(gm[0]).split())  # a sentence with what to do, wrapped
+    assert len(gm) == 1 and "1902 Saat cannot start until you supply the field for 1902." in told
+    assert "reload the daemon (systemctl reload gm-daemon, or SIGHUP)" in told
     to_anna = next(m for m in results if m["To"] == "anna@players.test")
-    assert "starts as soon as the game master" in h.body(to_anna)
+    assert "The game master is still preparing 1902 Saat;" in " ".join(h.body(to_anna).split())
     _, out = h.cli("status")
     assert "WAITING FOR THE GM: the field for 1902" in out
     h.send("anna@players.test", "Code: ANNA-1111\n4")
     (refused,) = h.run()
     assert "the field for 1902 is missing" in h.body(refused)
+    h.send("anna@players.test", "Code: ANNA-1111\nSTATUS")
+    (status,) = h.run()  # the deadline line says why there is none
+    said = " ".join(h.body(status).split())
+    assert "Deadline: none yet – 1902 Saat waits for the field for 1902 from the" in said
+    assert "paused or over" not in said
     h.advance(days=30)  # no deadline runs, no reminder, the GM is not told again
     assert h.run() == []
     assert h.phase("h1") == 3

@@ -230,7 +230,7 @@ def test_a_database_newer_than_the_code_is_refused(tmp_path: Path) -> None:
     assert len(list(tmp_path.glob("*.bak"))) == 1  # the upgrade's, none for the refusal
 
 
-@pytest.mark.parametrize("command", [["run", "--once"], ["status"], ["check"]])
+@pytest.mark.parametrize("command", [["status"], ["check"]])
 def test_the_cli_refuses_a_newer_database_in_one_line_with_exit_78(
     tmp_path: Path, command: list[str], capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -241,6 +241,20 @@ def test_the_cli_refuses_a_newer_database_in_one_line_with_exit_78(
     assert err.count("\n") == 1 and "Traceback" not in err, err
     assert err.startswith(f"error: daemon.database {h.database} has schema version 3")
     assert "gm.sqlite.v2-*.bak" in err  # where this code's own database may be found
+
+
+def test_the_daemon_refuses_a_newer_database_in_one_log_line_with_exit_78(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``run`` says it in the journal, as every start-up refusal (tests/core/test_startup.py
+    runs the real process)."""
+    h = newer(tmp_path)
+    assert cli_main(["run", "--once", "--config", str(h.config_path)]) == 78
+    (refusal,) = [r for r in caplog.records if r.levelname == "CRITICAL"]
+    assert refusal.getMessage().startswith(
+        f"cannot start: daemon.database {h.database} has schema version 3"
+    )
+    assert refusal.exc_info is None and "gm.sqlite.v2-*.bak" in refusal.getMessage()
 
 
 # --- the games play on ------------------------------------------------------------------------

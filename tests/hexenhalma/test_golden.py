@@ -83,4 +83,5 @@ def test_picture_command(lang: str) -> None:
     report = PICTURE.run(resolution.state, "anna", "bert", lang)
     check_golden(GOLDEN / f"picture_{lang}.txt", report.public)
     (png,) = report.attachments
-    assert png.filename == "hexenhalma-r1-anna-bert.png" and png.data.startswith(b"\x89PNG")
+    word = "runde" if lang == "de" else "round"
+    assert png.filename == f"{word}-1-anna-bert.png" and png.data.startswith(b"\x89PNG")

@@ -66,6 +66,19 @@ def _run_round(s: dict[str, Any]) -> None:
             log = v.outcome.log or []
             assert not [e for e in log if e[:3] == (int(t), team, int(number)) and e[3] == "cast"]
     _check_standings(s.get("standings"), after)
+    _check_lots(s, after)
+
+
+def _check_lots(s: dict[str, Any], after: Any) -> None:
+    """The record keeps each lot with what it decided (the result mail lists them)."""
+    if "lot" not in s:
+        assert after.last.lots == [] and after.lots_drawn == 0
+        return
+    (lot,) = after.last.lots
+    cast = [f"{c.seat} {c.witch}" for c in lot.casters]
+    winner = f"{lot.winner.seat} {lot.winner.witch}"
+    assert (lot.step, lot.field, cast) == (s["lot"]["t"], s["lot"]["field"], s["lot"]["candidates"])
+    assert winner == _lot_winner(s, after.lot_seed) and after.lots_drawn == 1
 
 
 def _check_standings(expected: dict[str, Any] | None, after: Any) -> None:

@@ -77,6 +77,8 @@ def test_two_rounds_second_board_by_reload_one_nmr(tmp_path):
 
     waiting = body_to(h, send(h, "Anna", "Runde: 2\n" + E1), "Anna")
     assert "Brett für Runde 2" in waiting
+    status = " ".join(body_to(h, send(h, "Anna", "STAND"), "Anna").split())
+    assert "Abgabetermin: noch keiner – Runde 2 wartet auf das Brett für Runde 2" in status
 
     picture = send(h, "Anna", "BILD Bert")
     assert "Protokoll (1. gehen, 2. Zauber erleiden, 3. zaubern):" in body_to(h, picture, "Anna")
@@ -98,3 +100,6 @@ def test_two_rounds_second_board_by_reload_one_nmr(tmp_path):
     assert "Ergebnis der Runde 2 (Brett „Kreuz“)" in final
     assert "Endstand nach 2 Runden:" in final
     assert h.finished("hx")
+    over = body_to(h, send(h, "Anna", "STAND"), "Anna")  # no orders to speak of any more
+    assert "Abgabetermin: keiner mehr, das Spiel ist beendet" in over
+    assert "Ihre Befehle" not in over and "Das Spiel ist zu Ende." in over

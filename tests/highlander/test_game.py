@@ -18,6 +18,7 @@ from tests.scenarios import load_scenario
 from .support import new_game, play, position, read
 
 HERE = Path(__file__).parent
+FIXED = {"opt_3B": True, "fixed_setup": [["A LON", "F EDI"], ["A MOS", "F SEV"]]}
 
 
 def test_registered_under_its_kind() -> None:
@@ -48,6 +49,31 @@ def test_fixed_setup_starts_with_the_first_movement() -> None:
     state = new_game({"opt_3B": True, "fixed_setup": [["A LON", "F EDI"], ["A MOS", "F SEV"]]})
     assert state.step == "movement" and state.year == 1901
     assert GAME.phase_label(state, "de") == "1901 Bewegung"
+
+
+@pytest.mark.parametrize(
+    ("options", "lang", "says", "never"),
+    [
+        ({}, "de", "Das Spiel beginnt mit der Zentrenwahl und der Aufstellung", "3B"),
+        ({}, "en", "The game starts with the centre ballot and the unit setup", "3B"),
+        (FIXED, "de", "beginnt gleich mit der Bewegungsphase 1901", "Zentrenwahl und"),
+        (FIXED, "en", "starts at once with the 1901 movement phase", "centre ballot and"),
+    ],
+)
+def test_the_welcome_says_how_the_game_begins(options, lang, says, never) -> None:
+    """A fixed set-up (3B) is not welcomed with 'the game begins with the ballot'."""
+    text = " ".join(GAME.welcome(new_game(options), "P1", lang).public.split())
+    assert says in text and never not in text
+
+
+def test_running_text_names_the_phase_with_its_article() -> None:
+    """Labels are headings ("Zentrenwahl"); a sentence gets the noun ("die Zentrenwahl")."""
+    state = new_game()
+    assert GAME.phase_noun(state, "de") == "die Zentrenwahl"
+    assert GAME.phase_noun(state, "en") == "the centre ballot"
+    fixed = new_game(FIXED)
+    assert GAME.phase_noun(fixed, "de") == "die Bewegungsphase 1901"
+    assert GAME.phase_noun(fixed, "en") == "the 1901 movement phase"
 
 
 def test_a_list_sealed_for_the_grace_phase_stays_secret() -> None:
@@ -101,3 +127,30 @@ def test_sample_reasons_of_every_kind() -> None:
     for english, german in samples.items():
         assert wording.say(english, "de", {"P2": "Bert"}) == german
         assert wording.say(english, "en", {"P2": "Bert"}) == english.replace("P2", "Bert")
+
+
+@pytest.mark.parametrize(
+    ("lang", "lines"),
+    [
+        ("de", ["Anpassung 1905", "Anna: darf 2 Einheiten bauen (freie eigene Zentren: BER, KIE)",
+                "Bert: muss 1 Einheit entfernen"]),
+        ("en", ["1905 adjustments", "Anna: may build 2 units (owned, empty centres: BER, KIE)",
+                "Bert: must remove 1 unit"]),
+    ],
+)  # fmt: skip
+def test_status_in_the_adjustments_says_each_sides_builds_or_removals(lang, lines) -> None:
+    state = position({"step": "adjustments", "year": 1905, "A": {
+        "owners": {"P1": "KIE BER MUN", "P2": "WAR"},
+        "units": {"P1": "A MUN", "P2": "A WAR, A UKR"},
+    }})  # fmt: skip
+    text = GAME.status(state, "P1", lang).public
+    for line in lines:
+        assert line in [row.strip() for row in text.splitlines()]
+
+
+def test_status_in_the_adjustments_says_when_a_side_has_nothing_to_adjust() -> None:
+    state = position({"step": "adjustments", "year": 1905, "A": {
+        "owners": {"P1": "MUN", "P2": "WAR"}, "units": {"P1": "A MUN", "P2": "A WAR"},
+    }})  # fmt: skip
+    text = GAME.status(state, "P1", "de").public
+    assert "Anna: nichts anzupassen (so viele Einheiten wie Zentren)" in text

@@ -4,6 +4,8 @@ results, STATUS and KARTE once ``picture.render_map`` exists."""
 
 from __future__ import annotations
 
+import pytest
+
 from gm_daemon.games.highlander import GAME, boards, views
 from gm_daemon.games.highlander.mapview import MapArrow, MapUnit
 
@@ -77,5 +79,31 @@ def test_a_match_has_one_picture_per_board_and_none_before_the_units() -> None:
     state = position({"step": "movement", "A": {"units": {"P1": "A PAR"}},
                       "B": {"units": {"P2": "A PAR"}}}, {"tournament": True})  # fmt: skip
     names = [a.filename for a in GAME.status(state, "P1", "de").attachments]
-    assert names == ["karte-5-a.png", "karte-5-b.png"]
+    assert names == ["1901-bewegung-a.png", "1901-bewegung-b.png"]
     assert GAME.status(position({"step": "ballot"}), "P1", "de").attachments == []
+
+
+@pytest.mark.parametrize(
+    ("step", "lang", "words", "name"),
+    [
+        ("ballot", "de", "Die Karte mit den Einheiten kommt mit dem Ergebnis", "zentrenwahl.png"),
+        ("ballot", "en", "the map with the units comes with the result", "ballot.png"),
+        ("setup", "de", "Angehängt ist das Brett mit den Startzentren", "aufstellung.png"),
+        ("setup", "en", "Attached is the board with the starting centres", "setup.png"),
+    ],
+)
+def test_the_map_before_the_setup_explains_itself_and_attaches_the_empty_board(
+    step: str, lang: str, words: str, name: str
+) -> None:
+    """Before any unit stands, KARTE/MAP says when the map with units comes, and sends the
+    board as it is: every centre, after the ballot in the players' colours."""
+    state = position({"step": step, "A": {"owners": {"P1": "PAR", "P2": "MOS"}}}
+                     if step == "setup" else {"step": step})  # fmt: skip
+    [command] = GAME.commands
+    report = command.run(state, "P1", "", lang)
+    assert words in " ".join(report.public.split())
+    [picture] = report.attachments
+    assert picture.filename == name and picture.data.startswith(b"\x89PNG")
+    view = _view(state) if step == "setup" else None
+    if view is not None:
+        assert view.units == [] and view.owners["PAR"] == 0 and view.owners["MOS"] == 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import itertools
 import math
+from dataclasses import replace
 
 import pytest
 from PIL import Image
@@ -20,7 +21,8 @@ from gm_daemon.games.highlander.mapshape import (
     standard_shape,
 )
 from gm_daemon.games.highlander.mapview import MapArrow, MapUnit, MapView
-from gm_daemon.games.kit.picture import WHITE, ascii_text, seat_colour
+from gm_daemon.games.highlander.wording import PHRASES
+from gm_daemon.games.kit.picture import WHITE, clashes, label_box, overlap, seat_colour
 
 BOARD = standard_board()
 SHAPE = standard_shape()
@@ -36,10 +38,6 @@ TOKEN_HALF = (picture.TOKEN_R + 3, picture.TOKEN_R)  # a fleet's box is the wide
 def _inside_image(x: float, y: float) -> bool:
     width, height = picture.size()
     return 0 <= x < width and picture.HEADER <= y < height - picture.FOOTER
-
-
-def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def _token_box(location: str) -> tuple[float, float, float, float]:
@@ -84,10 +82,10 @@ def test_every_label_and_centre_marker_is_inside_the_image():
         assert _inside_image(left, top) and _inside_image(right, bottom), name
 
 
-def test_no_two_province_labels_overlap():
+def test_no_two_province_labelsoverlap():
     boxes = picture.label_boxes()
     clashes = [
-        (a, b) for a, b in itertools.combinations(sorted(boxes), 2) if _overlap(boxes[a], boxes[b])
+        (a, b) for a, b in itertools.combinations(sorted(boxes), 2) if overlap(boxes[a], boxes[b])
     ]
     assert clashes == []
 
@@ -123,8 +121,36 @@ def test_a_unit_hides_no_name_and_no_centre_marker():
     boxes = picture.label_boxes()
     for location in STANDING:
         token = _token_box(location)
-        assert [n for n, box in boxes.items() if _overlap(token, box)] == [], location
-        assert [n for n in CENTRES if _overlap(token, _centre_box(n))] == [], location
+        assert [n for n, box in boxes.items() if overlap(token, box)] == [], location
+        assert [n for n in CENTRES if overlap(token, _centre_box(n))] == [], location
+
+
+def test_a_dislodged_token_with_its_ring_hides_no_name_no_centre_and_no_other_unit():
+    """Its place is laid out by ``kit.picture.free_box``: close to the unit, inside its own
+    province where there is room."""
+    boxes = picture.label_boxes()
+    tokens = {n: _token_box(n) for n in STANDING}
+    spots = {}
+    for location in STANDING:
+        x, y = picture.dislodged_point(location)
+        r = picture.TOKEN_R + 4 + 1  # the hold ring
+        spot = (x - r, y - r, x + r, y + r)
+        spots[location] = spot
+        assert [n for n, box in boxes.items() if overlap(spot, box)] == [], location
+        assert [n for n in CENTRES if overlap(spot, _centre_box(n))] == [], location
+        assert [n for n, box in tokens.items() if overlap(spot, box)] == [], location
+        assert math.dist((x, y), picture.unit_point(location)) <= 5 * picture.CELL, location
+    assert clashes(spots) == []
+    inside_own = [
+        n
+        for n in STANDING
+        if contains(SHAPE.region(n.split("/")[0]).outline, _cells(picture.dislodged_point(n)))
+    ]
+    assert len(inside_own) >= len(STANDING) - 3  # all but the smallest provinces
+
+
+def _cells(point: tuple[float, float]) -> tuple[float, float]:
+    return point[0] / picture.CELL, (point[1] - picture.HEADER) / picture.CELL
 
 
 def test_neighbours_share_a_border_in_the_drawing():
@@ -223,9 +249,10 @@ def test_a_failed_order_is_crossed_out_and_a_move_draws_its_arrow():
     move = MapArrow("move", "TYR", "MUN", failed=True)
     support = MapArrow("support", "BUR", "MUN")
     image = _image(_view(arrows=(move, support)))
-    assert _pixel(image, picture.failure_point(move)) == picture.FAIL
+    view = _view(arrows=(move, support))
+    assert _pixel(image, picture.failure_point(view, move)) == picture.FAIL
     plain = _image(_view(arrows=(MapArrow("move", "TYR", "MUN"), support)))
-    assert _pixel(plain, picture.failure_point(move)) != picture.FAIL
+    assert _pixel(plain, picture.failure_point(view, move)) != picture.FAIL
     assert plain.tobytes() != _image(_view()).tobytes()
 
 
@@ -245,6 +272,92 @@ def test_the_same_view_gives_the_same_bytes_even_after_rebuilding_the_drawing():
     assert picture.render_map(view) == first
 
 
-def test_names_are_spelt_in_ascii_for_the_built_in_font():
-    assert ascii_text("Jörg Müller – Straße, Café") == "Joerg Mueller - Strasse, Cafe"
-    assert ascii_text("Фёдор") == "?????"
+def test_a_failed_hold_of_a_dislodged_unit_is_crossed_beside_the_province_not_on_the_winner():
+    """MUN held and was dislodged by TYR: the cross and the hold ring belong to the hollow
+    token beside MUN, the attacker now standing in MUN is drawn untouched."""
+    hold = MapArrow("hold", "MUN", "MUN", failed=True)
+    winner = MapUnit(1, "A", "MUN")
+    units = (*(u for u in _view().units if u.location != "MUN"), winner)
+    view = replace(
+        _view(arrows=(hold, MapArrow("move", "TYR", "MUN"))),
+        units=units,
+        dislodged=(MapUnit(0, "A", "MUN"),),
+    )
+    image = _image(view)
+    assert picture.failure_point(view, hold) == picture.dislodged_point("MUN")
+    assert _pixel(image, picture.dislodged_point("MUN")) == picture.FAIL
+    x, y = picture.unit_point("MUN")
+    assert _pixel(image, (x - picture.TOKEN_R + 3, y)) == seat_colour(1)
+    inner = picture.TOKEN_R - 3
+    assert picture.FAIL not in _colours(image, (x - inner, y - inner, x + inner, y + inner))
+    start, colour = picture.origin(view, hold)
+    assert start == picture.dislodged_point("MUN") and colour == seat_colour(0)
+
+
+def test_a_move_keeps_its_players_colour_after_it_succeeded():
+    view = _view(arrows=(MapArrow("move", "TYR", "MUN"),))
+    moved = replace(view, units=(MapUnit(1, "A", "MUN"),))
+    assert picture.origin(moved, view.arrows[0]) == (picture.unit_point("TYR"), seat_colour(1))
+
+
+@pytest.mark.parametrize("arrow", [("ROM", "VEN"), ("VEN", "ROM"), ("MUN", "BOH"), ("NTH", "HEL")])
+def test_an_arrow_across_a_province_never_hides_its_name(arrow: tuple[str, str]):
+    """The names are drawn after the order lines, on a halo of their province's colour:
+    every pixel of a name's letters is still the name's colour with the arrow drawn."""
+    start, target = arrow
+    plain = _image(_view())
+    crossed = _image(_view(arrows=(MapArrow("move", start, target),)))
+    assert plain.tobytes() != crossed.tobytes()
+    for name in (start, target):
+        box = tuple(round(v) for v in picture.label_boxes()[name])
+        letters = {
+            (x, y)
+            for x in range(box[0], box[2])
+            for y in range(box[1], box[3])
+            if plain.getpixel((x, y)) in (picture.LAND_TEXT, picture.SEA_TEXT)
+        }
+        assert letters, name
+        assert all(crossed.getpixel(p) == plain.getpixel(p) for p in letters), name
+
+
+@pytest.mark.parametrize(("start", "target"), [("BER", "MUN"), ("BUD", "SER"), ("TYR", "MUN")])
+def test_a_move_with_room_points_at_the_name_and_its_head_covers_no_letter(start, target):
+    """The arrow stops before the target's name when it would run into it, so the name (on
+    top) never hides the head."""
+    a, tip = picture.move_ends(picture.unit_point(start), target)
+    box = picture.label_boxes()[target]
+    head = picture._head(a, tip, 9)
+    near = [
+        p for p in head if box[0] - 1 <= p[0] <= box[2] + 1 and box[1] - 1 <= p[1] <= box[3] + 1
+    ]
+    assert near == [], target
+    assert math.dist(tip, picture.unit_point(target)) <= 4 * picture.CELL
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_key_names_every_mark_in_the_games_language(lang: str):
+    words = [PHRASES(lang, key) for key in picture.KEY_WORDS]
+    expected = {
+        "de": ["Zug", "Unterstützung", "Konvoi", "Rückzug", "Halten", "gescheitert", "vertrieben"],
+        "en": ["move", "support", "convoy", "retreat", "hold", "failed", "dislodged"],
+    }
+    assert words == expected[lang]
+    width, height = picture.size()
+    places = picture.key_places(height - picture.FOOTER)
+    boxes = {
+        word: label_box(word, picture.KEY_SIZE, (x + 42 + label_box(word, 12, (0, 0))[2], y))
+        for word, (x, y) in zip(words, places, strict=True)
+    }
+    assert clashes(boxes) == []
+    assert all(box[2] < width for box in boxes.values())
+
+
+def test_a_long_name_in_the_legend_stays_clear_of_the_key():
+    name = "Maximiliane Schwarzenberg-Weißenfels"  # 36 letters
+    width = label_box(f"18  {name}", 13, (0, 0))
+    assert 52 + (width[2] - width[0]) < picture.KEY_LEFT
+
+
+def _colours(image: Image.Image, box: tuple[float, float, float, float]) -> set[tuple[int, ...]]:
+    left, top, right, bottom = (round(v) for v in box)
+    return {image.getpixel((x, y)) for x in range(left, right) for y in range(top, bottom)}

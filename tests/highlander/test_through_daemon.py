@@ -111,4 +111,4 @@ def test_stale_header_rejected_build_and_map(tmp_path: Path) -> None:
     send(h, "P1", "KARTE")
     answer = run(h)[-1]
     assert "1901 Bewegung" in h.body(answer)
-    assert list(h.attachments(answer)) == ["karte-3.png"]
+    assert list(h.attachments(answer)) == ["hl-1901-bewegung.png"]

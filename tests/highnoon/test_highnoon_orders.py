@@ -58,3 +58,23 @@ def test_the_acknowledgement_reads_back_as_the_same_orders(case: dict[str, Any])
     orders = read(state, case["seat"], case["text"], case["lang"]).orders
     echoed = describe_orders(state, case["seat"], orders, case["lang"])
     assert read(state, case["seat"], echoed, case["lang"]).orders == orders
+
+
+GUESSED = [
+    case
+    for case in CASES["rejected"]
+    if any(word in e["message"] for e in case["errors"] for word in ("Meinten Sie", "Did you mean"))
+]
+
+
+@pytest.mark.parametrize("case", GUESSED, ids=_ids(GUESSED))
+def test_a_suggested_name_sent_back_is_accepted(case: dict[str, Any]) -> None:
+    """ "Meinten Sie A. Langsam?": the hint is the line with the name put in, and the mail
+    with that line in place of the written one is accepted."""
+    state, lines = STATES[case["state"]], case["text"].split("\n")
+    with pytest.raises(OrdersRejected) as caught:
+        read(state, case["seat"], case["text"], case["lang"])
+    for problem in caught.value.problems:
+        assert problem.line is not None
+        lines[problem.line - 1] = problem.hint
+    assert read(state, case["seat"], "\n".join(lines), case["lang"]).orders.model_dump()

@@ -107,3 +107,21 @@ def test_rejection_e5(lang: str) -> None:
         for p in rejected.value.problems
     )
     compare(f"rejected-e5-{lang}", text + "\n")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_long_collected_line_breaks_between_players_not_inside_a_pile(lang: str) -> None:
+    state = build(load_scenario(SCENARIO_DIR / "tc-hb-05a-kq-duke-zeile.toml")["position"])
+    state.table.collected = {
+        "anna": ["ge4", "B6", "ge6", "B6", "ge2", "B3", "ge1", "ge3", "B0", "ge5", "B4"],
+        "bert": ["bl4", "B5", "bl5", "bl3", "B2", "bl6", "B7", "bl2", "B8"],
+        "carla": ["gr6", "B2", "gr4", "ro1", "B1", "gr5", "B6", "ro6"],
+    }
+    text = GAME.status(state, "bert", lang).public
+    head = "Gesammelt: " if lang == "de" else "Collected: "
+    start = text.index(head)
+    block = text[start:].split("\n")
+    lines = [block[0], *(line for line in block[1:] if line.startswith(" " * len(head)))]
+    assert len(lines) > 1 and all(len(line) <= 78 for line in lines)
+    for line in lines:  # every pile whole on its line: its parentheses close where they open
+        assert line.count("(") == line.count(")")

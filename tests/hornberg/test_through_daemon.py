@@ -151,9 +151,7 @@ def check_privacy(table: Table) -> None:
 def test_three_player_game_to_its_end(tmp_path: Any, variant: str) -> None:
     table = Table(DaemonHarness(tmp_path, games_toml(variant)))
     welcome = table.run()
-    assert len(welcome) == 3 and all(
-        "hornberg-zug-1.png" in table.h.attachments(m) for m in welcome
-    )
+    assert len(welcome) == 3 and all("hb-zug-1.png" in table.h.attachments(m) for m in welcome)
     table.first_mover = next(n for n in PLAYERS if "Sie sind am Zug (Zug 1)" in table.latest(n))
     events = {"rejected": 0, "nmr": 0, "plan": 0, "reminder": 0, "stale": 0}
     while not table.h.finished("hb"):
@@ -177,6 +175,8 @@ def test_three_player_game_to_its_end(tmp_path: Any, variant: str) -> None:
     final = table.h.body(table.h.sent[-1])
     assert "Endstand" in final and f"hornberg-{variant}" in final  # ranking and the seed
     assert table.state["finished"] and table.state["ranking"]
+    _, status = table.h.cli("status")  # a finished game owes nothing and has no orders in
+    assert "finished" in status and "orders in" not in status and "OWES" not in status
     rounds = len(table.state["history"])
     assert rounds == 3 if variant == "drunter-drueber" else rounds >= 1
     check_privacy(table)

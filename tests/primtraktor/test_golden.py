@@ -67,3 +67,17 @@ CASES = {
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_report_text_matches_golden_file(case: str, lang: str):
     check_golden(GOLDEN / f"{case}.{lang}.txt", CASES[case](lang))
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_standings_stay_narrow_and_say_why_each_tractor_is_out(lang: str) -> None:
+    """Four eliminations in one round: the table stays within 90 columns, each reason is
+    said once under it, folded to the mail width."""
+    text = result_of(GOLDEN / "mixed_round.json", lang)
+    heading = "Stand nach Runde 4" if lang == "de" else "Standings after round 4"
+    block = text[text.index(heading) :].split("\n\n")[0:2]
+    table, reasons = block[0].splitlines(), block[1].splitlines()
+    assert max(map(len, table)) <= 90
+    assert reasons[0] == ("Warum ausgeschieden:" if lang == "de" else "Why out:")
+    assert len(reasons) == 5 and max(map(len, reasons)) <= 78
+    assert reasons[1].startswith("  A Anna Alt: ")

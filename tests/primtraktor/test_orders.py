@@ -155,3 +155,38 @@ def test_e1_is_acknowledged_with_speeds_2_3_5_5_7(state):
 
 def test_e2_a_single_leg_is_a_whole_order(state):
     assert legs(read(state, "kurt", "O+")) == "E+"
+
+
+@pytest.mark.parametrize(
+    ("seat", "text"),
+    [
+        ("bert", "Bert: O+"),  # the first name
+        ("bert", "Bremser: O+"),  # the surname
+        ("bert", "bremser o+"),  # no colon, lower case
+        ("bert", "Bert Bremser Ost+"),
+        ("ralf", "R. Raser: O+"),
+    ],
+)
+def test_the_tractor_is_named_as_players_write_names(state, seat, text):
+    assert legs(read(state, seat, text)) == "E+"
+
+
+@pytest.mark.parametrize(
+    ("lang", "message", "hint"),
+    [
+        (
+            "de",
+            "„Bert Brmser“ ist weder Ihr Name noch ein Teilzug. Meinten Sie Bert Bremser?",
+            "Bert Bremser: O+",
+        ),
+        (
+            "en",
+            '"Bert Brmser" is neither your name nor a leg. Did you mean Bert Bremser?',
+            "Bert Bremser: O+",
+        ),
+    ],
+)
+def test_a_near_miss_of_the_own_name_is_refused_with_the_line_to_send(state, lang, message, hint):
+    (problem,) = rejected(state, "bert", "Bert Brmser: O+", lang=lang)
+    assert (problem.message, problem.hint) == (message, hint)
+    assert legs(read(state, "bert", problem.hint)) == "E+"

@@ -9,10 +9,11 @@ from pathlib import Path
 
 from PIL import Image
 
+from gm_daemon.games.kit.picture import font
 from gm_daemon.games.kit.picture import seat_colour as colour
 from gm_daemon.games.primtraktor import GAME
 from gm_daemon.games.primtraktor.model import Options
-from gm_daemon.games.primtraktor.picture import _MARGIN, cell_pixels, render_png
+from gm_daemon.games.primtraktor.picture import _MARGIN, cell_pixels, legend_lines, render_png
 from gm_daemon.games.protocol import Seat
 from tests.primtraktor.support import all_orders, defaulted, make_state
 
@@ -39,8 +40,8 @@ def test_result_report_attaches_a_png_of_the_board():
     report = GAME.report(before, resolution, "de")
     (attachment,) = report.attachments
     assert attachment.content_type == "image/png"
-    assert attachment.filename == "primtraktor-runde-01.png"
-    assert attachment.filename in report.public
+    assert attachment.filename == "runde-01.png"  # the daemon puts the game's id in front
+    assert "Das Bild des Spielplans hängt an." in report.public
     image = Image.open(io.BytesIO(attachment.data))
     assert image.format == "PNG"
 
@@ -69,10 +70,19 @@ def test_large_board_renders_at_a_bounded_size():
 
 
 def test_legend_names_keep_their_umlauts():
-    """The toolkit's font draws Latin-1: "Bär" is not the same picture as "Bar"."""
+    """The toolkit's font draws every letter: "Bär" is not the same picture as "Bar"."""
     state = GAME.start(
         Options(board=21), [Seat("a", "Bert Bär"), Seat("b", "Cora")], random.Random(1)
     )
     plain = state.model_copy(deep=True)
     plain.tractors[0].name = "Bert Bar"
     assert render_png(state) != render_png(plain)
+
+
+def test_a_long_name_widens_the_picture_instead_of_being_cut():
+    name = "Maximiliane Schwarzenberg-Weißenfels"
+    state = GAME.start(Options(board=21), [Seat("a", name), Seat("b", "Cora")], random.Random(1))
+    image = Image.open(io.BytesIO(render_png(state)))
+    (line, _) = legend_lines(state, "de")
+    assert name in line
+    assert image.width >= _MARGIN + 20 + font(14).getlength(line)

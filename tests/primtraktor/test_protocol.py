@@ -96,7 +96,8 @@ def test_status_shows_the_seat_and_attaches_the_board():
     assert "You drive tractor B (Bert)" in status.public and "Board 51×51" in status.public
     [picture] = status.attachments
     assert picture.content_type == "image/png" and picture.data.startswith(b"\x89PNG")
-    assert picture.filename in status.public
+    assert picture.filename == "status-before-round-01.png"
+    assert "The picture of the board is attached." in status.public
 
 
 @pytest.mark.parametrize("max_legs", [1, 3, 5])

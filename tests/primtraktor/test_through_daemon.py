@@ -128,7 +128,7 @@ def test_whole_game_of_13_rounds_with_orders_and_nmr(tmp_path):
     h = DaemonHarness(tmp_path, games_toml())
     welcome = h.run()
     assert len(welcome) == 4
-    assert "primtraktor-start.png" in h.attachments(welcome[0])
+    assert "pt1-start.png" in h.attachments(welcome[0])
     assert "Sie fahren Traktor A (Anna Alt)" in h.body(welcome[0])
 
     state = None
@@ -139,7 +139,7 @@ def test_whole_game_of_13_rounds_with_orders_and_nmr(tmp_path):
         assert len(results) == 4, f"round {round_no}: one result mail per player"
         body = h.body(results[0])
         assert f"Auswertung Runde {round_no}" in body
-        assert f"primtraktor-runde-{round_no:02d}.png" in h.attachments(results[0])
+        assert f"pt1-runde-{round_no:02d}.png" in h.attachments(results[0])
         state = state_of(h, results[0], round_no)
         active = {t["name"] for t in state["tractors"] if t["active"]}
         assert {"Anna Alt", "Bert Bär"} <= active, f"round {round_no}: {body}"

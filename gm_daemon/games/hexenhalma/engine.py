@@ -18,7 +18,7 @@ from gm_daemon.games.hexenhalma.picture import board_png, pairing_png
 from gm_daemon.games.hexenhalma.reading import read_orders
 from gm_daemon.games.hexenhalma.rounds import all_views, play_round, ranking, view
 from gm_daemon.games.hexenhalma.words import say
-from gm_daemon.games.kit import layout
+from gm_daemon.games.kit import layout, names
 from gm_daemon.games.kit.headers import numbered_header
 from gm_daemon.games.protocol import (
     Accepted,
@@ -35,9 +35,9 @@ from gm_daemon.games.protocol import (
     Resolution,
     Seat,
 )
-from gm_daemon.games.text import match_seat
 
 HEADER_WORDS = ("Runde", "Round")
+WORD = {"de": "BILD", "en": "PICTURE"}
 
 
 def picture_command(state: State, seat: str, args: str, lang: Lang) -> Report:
@@ -45,17 +45,8 @@ def picture_command(state: State, seat: str, args: str, lang: Lang) -> Report:
     record = state.last
     if record is None:
         raise CommandError(say(lang, "cmd_no_round"))
-    others = [Seat(s.id, s.name) for s in state.seats if s.id != seat]
-    names = layout.name_list([s.name for s in others], lang)
-    found = match_seat(args, [Seat(s.id, s.name) for s in state.seats]) if args else []
-    if len(found) > 1:
-        hits = layout.name_list([s.name for s in found], lang)
-        raise CommandError(say(lang, "cmd_ambiguous", name=args, names=hits))
-    if not found:
-        raise CommandError(say(lang, "cmd_unknown", name=args, names=names))
-    if found[0].id == seat:
-        raise CommandError(say(lang, "cmd_self", names=names))
-    v = view(record, state.lot_seed, seat, found[0].id, trace=True)
+    target = _named_player(state, seat, args, lang)
+    v = view(record, state.lot_seed, seat, target, trace=True)
     score = f"{v.outcome.arrivals[0]}:{v.outcome.arrivals[1]}"
     title = say(
         lang,
@@ -63,22 +54,44 @@ def picture_command(state: State, seat: str, args: str, lang: Lang) -> Report:
         n=record.round,
         name=v.board.name,
         a=state.name(seat),
-        b=found[0].name,
+        b=state.name(target),
         score=score,
     )
-    filename = f"hexenhalma-r{record.round}-{seat}-{found[0].id}.png"
-    lines = [title, say(lang, "cmd_frame", file=filename), ""]
+    filename = f"{say(lang, 'picture_file', n=record.round)}-{seat}-{target}.png"
+    lines = [title, say(lang, "cmd_frame"), ""]
     lines += texts.pairing_lines(v, state, record.orders, lang)
     lines += ["", *texts.log_lines(v, state, lang)]
-    png = pairing_png(v, title)
+    png = pairing_png(v, title, (state.name(seat), state.name(target)), lang)
     return Report(
         public=layout.wrap("\n".join(lines)) + "\n",
         attachments=[Attachment(filename, "image/png", png)],
     )
 
 
+def _named_player(state: State, seat: str, args: str, lang: Lang) -> str:
+    """The other team ``BILD <Name>`` names, found as players write names ("Bert",
+    "B. Bär", "baer"); a near miss is answered with its suggestion, never taken."""
+    players = names.of_seats(Seat(s.id, s.name) for s in state.seats)
+    others = [s.id for s in state.seats if s.id != seat]
+    listed = layout.name_list([state.name(s) for s in others], lang)
+    found = players.find(args, among=others)
+    if len(found) > 1:
+        hits = layout.name_list([state.name(s) for s in found], lang)
+        raise CommandError(say(lang, "cmd_ambiguous", name=args, names=hits))
+    if not found:
+        guess = players.guess(args, among=others)
+        if guess is not None:
+            guessed = names.did_you_mean(lang, state.name(guess))
+            usage = f"{WORD.get(lang, WORD['en'])} {state.name(guess)}"
+            raise CommandError(say(lang, "cmd_guess", name=args, guess=guessed, usage=usage))
+        raise CommandError(say(lang, "cmd_unknown", name=args, names=listed))
+    if found[0] == seat:
+        raise CommandError(say(lang, "cmd_self", names=listed))
+    return found[0]
+
+
 PICTURE = GameCommand(
-    names={"de": ("BILD",), "en": ("PICTURE",)},
+    names={lang: (word,) for lang, word in WORD.items()},
     usage={"de": say("de", "cmd_usage"), "en": say("en", "cmd_usage")},
     help={"de": say("de", "cmd_help"), "en": say("en", "cmd_help")},
     run=picture_command,
@@ -128,6 +141,7 @@ class Hexenhalma:
                 "history": [*state.history, figures],
                 "last": record,
                 "finished": state.round >= state.rounds,
+                "lots_drawn": state.lots_drawn + len(record.lots),
             }
         )
         events: list[dict[str, Any]] = [
@@ -300,8 +314,9 @@ class Hexenhalma:
         if board is None:
             return []
         title = say(lang, "board_title", n=state.round, name=board.name)
-        png = board_png(board, title)
-        return [Attachment(f"hexenhalma-r{state.round}.png", "image/png", png)]
+        png = board_png(board, title, lang)
+        name = say(lang, "picture_file", n=state.round)
+        return [Attachment(f"{name}.png", "image/png", png)]
 
 
 GAME = Hexenhalma()

@@ -89,6 +89,26 @@ class Pairing(BaseModel):
     score_b: int
 
 
+class Cast(BaseModel):
+    """One witch's spell in a lot: her team's seat, her number, the spell letter."""
+
+    seat: str
+    witch: int
+    spell: str
+
+
+class Lot(BaseModel):
+    """HH-15: a lot drawn in pairing ``a``–``b`` at ``step`` on ``field`` (as ``a`` sees the
+    board), who won it and every witch that cast there."""
+
+    a: str
+    b: str
+    step: int
+    field: str
+    winner: Cast
+    casters: list[Cast]
+
+
 class RoundRecord(BaseModel):
     """The last resolved round, whole: enough to re-simulate any pairing for BILD/PICTURE
     and to re-render the result mail from stored data alone."""
@@ -98,6 +118,7 @@ class RoundRecord(BaseModel):
     orders: dict[str, Orders]
     defaulted: list[str] = Field(default_factory=list)
     pairings: list[Pairing] = Field(default_factory=list)
+    lots: list[Lot] = Field(default_factory=list)
 
 
 class State(BaseModel):
@@ -110,6 +131,7 @@ class State(BaseModel):
     history: list[dict[str, Totals]] = Field(default_factory=list)  # per round, per seat
     last: RoundRecord | None = None
     finished: bool = False
+    lots_drawn: int = 0  # in every round so far: the final result says what decided them
 
     def name(self, seat: str) -> str:
         return next((s.name for s in self.seats if s.id == seat), seat)

@@ -19,9 +19,29 @@ from gm_daemon.games.hexenhalma.board import Board, BoardError, parse_board
 class Options(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    boards: list[str] = Field(default_factory=list)
-    rounds: int | None = Field(None, ge=1)  # default: as many rounds as boards
-    scoring: Literal["arrivals", "league"] = "arrivals"
+    boards: list[str] = Field(
+        default_factory=list,
+        description="One board per round, in order: each a board text (see "
+        "docs/games/hexenhalma.md), usually kept in its own file and written as "
+        '`{ file = "boards/turm.txt" }` (relative to the config file). Boards for later '
+        "rounds may be added while the game runs; a round without its board waits, and the "
+        "GM is told.",
+        examples=[[{"file": "boards/turm.txt"}, {"file": "boards/kreuz.txt"}]],
+    )
+    rounds: int | None = Field(
+        None,
+        ge=1,
+        description="How many rounds the game has. Unset: as many as `boards` holds. May "
+        "be more than the boards given so far.",
+        examples=[4],
+    )
+    scoring: Literal["arrivals", "league"] = Field(
+        "arrivals",
+        description="How the standings are ranked: `arrivals` by the witches brought into "
+        "the goal over all pairings, then the difference to those conceded, then pairings "
+        "won; `league` by 2 points for a pairing won and 1 for a draw, then arrivals.",
+        examples=["league"],
+    )
 
     @field_validator("boards")
     @classmethod

@@ -12,8 +12,18 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from gm_daemon.games.hexenhalma.board import Board, parse_board
-from gm_daemon.games.hexenhalma.model import Orders, Pairing, RoundRecord, State, Totals
+from gm_daemon.games.hexenhalma.model import (
+    Cast,
+    Lot,
+    Orders,
+    Pairing,
+    RoundRecord,
+    State,
+    Totals,
+)
 from gm_daemon.games.hexenhalma.simulate import (
+    SPELL_LETTERS,
+    Caster,
     Fate,
     LotKey,
     Outcome,
@@ -34,18 +44,28 @@ def play_round(
         s.id: Orders() if s.id in defaulted else orders.get(s.id, Orders()) for s in state.seats
     }
     teams = {seat: compile_team(board, seat, o) for seat, o in fielded.items()}
-    pairings = []
+    pairings, lots = [], []
     for a, b in seat_order(list(fielded)):
         outcome = play(board, teams[a][0], teams[b][1], LotKey(state.lot_seed, state.round, a, b))
         pairings.append(Pairing(a=a, b=b, score_a=outcome.arrivals[0], score_b=outcome.arrivals[1]))
+        lots += [_lot(a, b, *drawn) for drawn in outcome.lots]
     record = RoundRecord(
         round=state.round,
         board=state.boards[state.round - 1],
         orders=fielded,
         defaulted=sorted(defaulted),
         pairings=pairings,
+        lots=lots,
     )
     return record, figures(record)
+
+
+def _lot(a: str, b: str, t: int, field: str, winner: Caster, casters: tuple[Caster, ...]) -> Lot:
+    def cast(caster: Caster) -> Cast:
+        team, number, spell = caster
+        return Cast(seat=(a, b)[team], witch=number, spell=SPELL_LETTERS.get(spell, "?"))
+
+    return Lot(a=a, b=b, step=t, field=field, winner=cast(winner), casters=list(map(cast, casters)))
 
 
 def figures(record: RoundRecord) -> dict[str, Totals]:

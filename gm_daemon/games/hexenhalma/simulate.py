@@ -67,6 +67,9 @@ class Fate:
         return Fate(self.kind, board.rot(self.cell), self.t, notes)
 
 
+Caster = tuple[int, int, int]
+
+
 @dataclass
 class Outcome:
     """A pairing's result: arrivals and fates by witch number, per team (x first)."""
@@ -75,6 +78,9 @@ class Outcome:
     fates: tuple[dict[int, Fate], dict[int, Fate]]
     log: list[tuple[int, int, int, str, int, int]] | None = None  # (t, team, no, what, f, x)
     paths: dict[tuple[int, int], list[tuple[int, int, str]]] = field(default_factory=dict)
+    # HH-15's lots: (t, field in the lower seat's frame, winner, every caster), each caster
+    # as (team, witch number, spell code). Kept always: lots are rare and results name them.
+    lots: list[tuple[int, str, Caster, tuple[Caster, ...]]] = field(default_factory=list)
 
 
 def compile_team(board: Board, seat: str, orders: Orders) -> tuple[Team, Team]:
@@ -162,6 +168,7 @@ class _Pairing:
         self.spells: dict[int, tuple[int, int, int, int]] = {}  # cell: (spell, team, T, c)
         self.log: list[tuple[int, int, int, str, int, int]] | None = [] if trace else None
         self.paths: dict[tuple[int, int], list[tuple[int, int, str]]] = {}
+        self.lots: list[tuple[int, str, Caster, tuple[Caster, ...]]] = []
         if trace:
             for w in self.witches:
                 self.paths[(w.team, w.number)] = [(0, w.pos, "")]
@@ -181,7 +188,7 @@ class _Pairing:
             sum(f.kind == "goal" for f in self.fates[0].values()),
             sum(f.kind == "goal" for f in self.fates[1].values()),
         )
-        return Outcome(arrivals, self.fates, self.log, self.paths)
+        return Outcome(arrivals, self.fates, self.log, self.paths, self.lots)
 
     def _end(self, w: _Witch, kind: str, t: int) -> None:
         self.fates[w.team][w.number] = Fate(kind, w.pos, t, tuple(w.notes))
@@ -298,6 +305,8 @@ class _Pairing:
             casters = sorted(casters, key=lambda w: (self.order[w.team], w.number))
             name = self.board.field_name(cell if self.low_is_x else self.board.rot(cell))
             winner = draw_lot(self.key, t, name, casters)
+            cast = tuple((w.team, w.number, w.steps[w.ptr - 1][2]) for w in casters)
+            self.lots.append((t, name, cast[casters.index(winner)], cast))
         else:
             winner = casters[0]
         for w in casters:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from gm_daemon.games.hexenhalma.board import GOAL, Board, parse_board
 from gm_daemon.games.hexenhalma.check import budget, walk_fields
-from gm_daemon.games.hexenhalma.model import Orders, RoundRecord, State, WitchOrder
+from gm_daemon.games.hexenhalma.model import Cast, Orders, RoundRecord, State, WitchOrder
 from gm_daemon.games.hexenhalma.rounds import View, ranking
 from gm_daemon.games.hexenhalma.simulate import SPELL_LETTERS, Fate
 from gm_daemon.games.hexenhalma.words import say
@@ -231,9 +231,12 @@ def result_public(state: State, record: RoundRecord, lang: Lang) -> str:
     else:
         lines += ["", say(lang, "standings", n=record.round)]
     lines += standings(state, lang)
+    lines += lot_lines(state, record, lang)
     lines.append("")
-    if state.finished:
-        lines.append(say(lang, "lot_seed", seed=state.lot_seed))  # the daemon says it is over
+    if state.finished and state.lots_drawn:
+        lines.append(say(lang, "lot_seed", count=state.lots_drawn, seed=state.lot_seed))
+    elif state.finished:
+        lines.append(say(lang, "no_lots"))
     else:
         nxt = state.board()
         lines.append(say(lang, "next_round"))
@@ -242,6 +245,29 @@ def result_public(state: State, record: RoundRecord, lang: Lang) -> str:
         else:
             lines.append(announcement(nxt, state.round, lang))
     return layout.wrap("\n".join(lines)) + "\n"
+
+
+LOTS_LISTED = 12  # a big round may draw many; the pictures show the rest
+
+
+def lot_lines(state: State, record: RoundRecord, lang: Lang) -> list[str]:
+    """What each lot of the round decided (HH-15), so nobody has to take it on trust."""
+    if not record.lots:
+        return []
+
+    def cast(c: Cast) -> str:
+        return say(lang, "lot_cast", name=state.name(c.seat), witch=c.witch, spell=c.spell)
+
+    lines = ["", say(lang, "lots_title")]
+    for lot in record.lots[:LOTS_LISTED]:
+        casters = layout.name_list([cast(c) for c in lot.casters], lang)
+        a, b = state.name(lot.a), state.name(lot.b)
+        text = say(lang, "lot_line", a=a, b=b, step=lot.step, field=lot.field,
+                   casters=casters, winner=cast(lot.winner))  # fmt: skip
+        lines.append(f"- {text}")
+    if len(record.lots) > LOTS_LISTED:
+        lines.append("- " + say(lang, "lots_more", count=len(record.lots) - LOTS_LISTED))
+    return lines
 
 
 def result_private(state: State, record: RoundRecord, views: list[View], lang: Lang) -> str:

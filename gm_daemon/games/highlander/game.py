@@ -8,9 +8,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from gm_daemon.games.highlander import flow, guide, reading, report, views
-from gm_daemon.games.highlander.labels import phase_label
+from gm_daemon.games.highlander.labels import phase_label, phase_noun
 from gm_daemon.games.highlander.model import PHASE_TYPES, Options, Orders, State
 from gm_daemon.games.highlander.wording import PHRASES, order
+from gm_daemon.games.kit import layout
 from gm_daemon.games.protocol import (
     Accepted,
     GameCommand,
@@ -74,6 +75,9 @@ class Highlander:
     def phase_label(self, state: State, lang: Lang) -> str:
         return phase_label(state, lang)
 
+    def phase_noun(self, state: State, lang: Lang) -> str:
+        return phase_noun(state, lang)
+
     def read_header(self, text: str, state: State) -> Header | None:
         return reading.read_header(text, state)
 
@@ -129,7 +133,7 @@ class Highlander:
     def status(self, state: State, seat: str, lang: Lang) -> Report:
         private = report.private_status(state, seat, lang)
         label = phase_label(state, lang)
-        pictures = views.attachments(state, {}, label, lang, _stem(state, lang))
+        pictures = views.attachments(state, {}, label, lang, views.file_stem(state, lang))
         return Report(
             public=report.status_text(state, seat, lang),
             private={seat: private} if private else {},
@@ -144,7 +148,9 @@ class Highlander:
         return Report(
             public=report.result_text(before, after, lang),
             private={s: guide.next_text(after, s, lang) for s in self.owed(after)},
-            attachments=views.attachments(after, records, title, lang, _stem(before, lang)),
+            attachments=views.attachments(
+                after, records, title, lang, views.file_stem(before, lang)
+            ),
         )
 
     def public_state(self, state: State) -> dict[str, Any]:
@@ -155,11 +161,6 @@ class Highlander:
     commands: ClassVar[Sequence[GameCommand[Any]]] = ()
 
 
-def _stem(state: State, lang: Lang) -> str:
-    word = {"de": "karte", "en": "map"}.get(lang, "map")
-    return f"{word}-{state.phase}"
-
-
 def _ranking(state: State) -> list[list[str]]:
     result = state.result
     if result is None or result.winner is None:
@@ -168,9 +169,15 @@ def _ranking(state: State) -> list[list[str]]:
 
 
 def _map(state: State, seat: str, args: str, lang: Lang) -> Report:
+    """Before the set-up is resolved no unit stands anywhere: the answer says when the map
+    with units comes and attaches the board as it is (centres, no units)."""
     label = phase_label(state, lang)
-    pictures = views.attachments(state, {}, label, lang, _stem(state, lang))
-    return Report(public=PHRASES(lang, "map_title", label=label) + "\n", attachments=pictures)
+    text = PHRASES(lang, "map_title", label=label)
+    empty = not any(views.has_units(board) for board in state.boards)
+    if empty and state.step in ("ballot", "setup"):
+        text += "\n\n" + PHRASES(lang, f"map_empty_{state.step}")
+    pictures = views.attachments(state, {}, label, lang, views.file_stem(state, lang), empty)
+    return Report(public=layout.wrap(text) + "\n", attachments=pictures)
 
 
 Highlander.commands = (

@@ -171,13 +171,13 @@ def _step_help(state: State, lang: str) -> str:
 
 def welcome_text(state: State, seat: str, lang: str) -> str:
     options = state.options
-    parts = [PHRASES(lang, "welcome_intro", other=state.name(state.other(seat)))]
+    fixed = options.opt_3B and options.fixed_setup is not None
+    start = PHRASES(lang, "welcome_start_fixed" if fixed else "welcome_start", year=state.year)
+    parts = [PHRASES(lang, "welcome_intro", other=state.name(state.other(seat)), start=start)]
     if options.max_year is not None and not options.tournament:
         parts[0] += " " + PHRASES(lang, "welcome_max_year", year=options.max_year)
     if options.tournament:
         parts.append(PHRASES(lang, "welcome_tournament"))
         if options.match_max_year is not None:
             parts[-1] += " " + PHRASES(lang, "welcome_match_max_year", year=options.match_max_year)
-    if state.options.opt_3B:
-        parts.append(PHRASES(lang, "welcome_fixed"))
     return "\n\n".join(wrap(p) for p in parts) + "\n\n" + help_text(state, seat, lang)

@@ -18,6 +18,15 @@ def phase_label(state: State, lang: str) -> str:
     return PHRASES(lang, "grace", label=label) if state.grace else label
 
 
+def phase_noun(state: State, lang: str) -> str:
+    """The phase as running text names it: "Ihre Befehle für die Zentrenwahl"."""
+    if state.step == "ballot" and state.ballot > 1:
+        noun = PHRASES(lang, "noun_ballot_round", n=state.ballot)
+    else:
+        noun = PHRASES(lang, f"noun_{state.step}", year=state.year)
+    return PHRASES(lang, "grace", label=noun) if state.grace else noun
+
+
 def header_label(state: State, lang: str) -> str:
     """What the ``Phase:`` line of an order mail says now (no grace suffix, no round)."""
     return PHRASES(lang, f"step_{state.step}", year=state.year)

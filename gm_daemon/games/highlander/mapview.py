@@ -41,3 +41,4 @@ class MapView:
     arrows: Sequence[MapArrow] = ()
     dislodged: Sequence[MapUnit] = ()  # drawn beside their province, marked
     notes: Sequence[str] = field(default_factory=tuple)  # legend lines (e.g. "Brett A")
+    lang: str = "de"  # the game's language: every word of the picture is in it

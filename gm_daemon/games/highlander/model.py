@@ -26,18 +26,74 @@ class Options(BaseModel):
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
-    rules_edition: Literal["hasbro2000"] = "hasbro2000"
-    datc_prefs: Literal["2.4"] = "2.4"
-    opt_3A: bool = False
-    opt_3B: bool = False
+    rules_edition: Literal["hasbro2000"] = Field(
+        "hasbro2000",
+        description="The Diplomacy rulebook adjudicated: the Hasbro 2000 edition (the only one).",
+        examples=["hasbro2000"],
+    )
+    datc_prefs: Literal["2.4"] = Field(
+        "2.4",
+        description="How the rulebook's unclear cases are decided: the DATC 2.4 preferences "
+        "(Szykman rule for convoy paradoxes; the only choice).",
+        examples=["2.4"],
+    )
+    opt_3A: bool = Field(
+        False,
+        description="Option 3A: the first centre ballot must name at least one home centre "
+        "of each of the seven great powers.",
+        examples=[True],
+    )
+    opt_3B: bool = Field(
+        False,
+        description="Option 3B: no ballot and no unit set-up; the game starts from `fixed_setup`.",
+        examples=[True],
+    )
     # Two unit lists, the first seat's first: ["A LON", "F EDI", …]; the centres the units
     # stand on are that seat's starting centres (HL-7, and after a third identical ballot).
-    fixed_setup: list[list[str]] | None = None
-    tournament: bool = False
-    max_year: int | None = Field(default=None, ge=FIRST_YEAR)
-    match_max_year: int | None = Field(default=None, ge=FIRST_YEAR)
-    min_start_scs: int | None = Field(default=None, ge=1, le=15)
-    cd_home: Literal["starting_scs"] = "starting_scs"
+    fixed_setup: list[list[str]] | None = Field(
+        None,
+        description="A set-up imposed by the GM: two unit lists, the first player's (in "
+        "config order) first; each unit stands on a supply centre, which becomes that "
+        "player's starting centre. Needed for `opt_3B`, and used when the ballot fails three "
+        "times (identical lists).",
+        examples=[[["A LON", "F EDI", "F STP/NC"], ["A MOS", "F SEV", "A WAR"]]],
+    )
+    tournament: bool = Field(
+        False,
+        description="The tournament match: two boards at once, board B being board A with "
+        "the owners swapped; the first player to win a board wins the match.",
+        examples=[True],
+    )
+    max_year: int | None = Field(
+        default=None,
+        ge=FIRST_YEAR,
+        description="Single game: the game ends in a draw after this year's adjustments. "
+        "Unset: no limit (a draw only by agreement).",
+        examples=[1920],
+    )
+    match_max_year: int | None = Field(
+        default=None,
+        ge=FIRST_YEAR,
+        description="Tournament only: when no board is decided after this year's "
+        "adjustments, the player with more centres on both boards together wins, then the "
+        "one with more units, else sudden death. Unset: no limit.",
+        examples=[1915],
+    )
+    min_start_scs: int | None = Field(
+        default=None,
+        ge=1,
+        le=15,
+        description="When the two ballot lists would give each player fewer starting "
+        "centres than this, the ballot is held again as for identical lists. Unset: any "
+        "overlap stands.",
+        examples=[3],
+    )
+    cd_home: Literal["starting_scs"] = Field(
+        "starting_scs",
+        description="Civil disorder removes the units farthest from the player's starting "
+        "centres (the only choice).",
+        examples=["starting_scs"],
+    )
 
     @model_validator(mode="after")
     def _consistent(self) -> Options:

@@ -1,29 +1,37 @@
 """The map picture of a Highlander phase: the standard board drawn from the project's own
 outlines (``mapshape``), centres in their owner's colour, units, and this phase's orders.
 
-Drawing order matters for legibility: land and sea, borders, names and centre markers first;
-then support and convoy lines, then move arrows, then the units on top, so that no order line
-hides a unit; failure crosses come last because they are what a reader looks for.
+Drawing order matters for legibility: land and sea, borders and centre markers first; then
+support and convoy lines, then move arrows; then the names on a halo of their province's
+colour, so that an arrow across a province never hides its name; then the units on top, so
+that no order line hides a unit; failure crosses come last because they are what a reader
+looks for. An order of a unit that was dislodged starts at its hollow token beside the
+province, where its cross goes as well: the attacker standing in the province now is not the
+one that failed. Every word is in the game's language.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
-from functools import cache
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import cache, partial
 
 from PIL import ImageDraw
 
 from gm_daemon.games.highlander.diplomacy.board import IMPASSABLE, SEA, standard_board
-from gm_daemon.games.highlander.mapshape import BEYOND, MapShape, Point, standard_shape
+from gm_daemon.games.highlander.mapshape import BEYOND, MapShape, Point, contains, standard_shape
 from gm_daemon.games.highlander.mapview import MapArrow, MapUnit, MapView
+from gm_daemon.games.highlander.wording import PHRASES
 from gm_daemon.games.kit.picture import (
     BLACK,
     WHITE,
+    Box,
     Colour,
-    ascii_text,
     canvas,
+    draw_label,
     font,
+    free_box,
+    label_box,
     png_bytes,
     seat_colour,
 )
@@ -66,9 +74,9 @@ def render_map(view: MapView) -> bytes:
     image, draw = canvas(*size(), background=PAPER)
     _regions(draw, shape, view.owners)
     _borders(draw, shape)
-    _labels(draw)
     _centres(draw, shape, view.owners)
     _orders(draw, view)
+    _labels(draw, view.owners)
     for unit in view.units:
         _token(draw, unit, unit_point(unit.location))
     for unit in view.dislodged:
@@ -116,28 +124,20 @@ def _border_style(between: tuple[str, str]) -> tuple[int, Colour, int]:
     return 2, COAST_LINE, 2
 
 
-def _labels(draw: ImageDraw.ImageDraw) -> None:
+def _labels(draw: ImageDraw.ImageDraw, owners: Mapping[str, int | None]) -> None:
     for name, box in label_boxes().items():
         colour = SEA_TEXT if _terrain(name) == SEA else LAND_TEXT
-        draw.text((box[0], box[1]), name, fill=colour, font=font(LABEL_SIZE), anchor="lt")
+        draw_label(draw, box, name, LABEL_SIZE, colour, halo=_fill(name, owners))
 
 
 @cache
-def label_boxes() -> Mapping[str, tuple[float, float, float, float]]:
+def label_boxes() -> Mapping[str, Box]:
     """Every province name's box in picture pixels, centred on its label point."""
-    _, draw = canvas(1, 1)
-    boxes = {}
-    for name, place in standard_shape().places.items():
-        if place.label is not None:
-            width, height = _text_box(draw, name, LABEL_SIZE)
-            x, y = px(place.label)
-            boxes[name] = (x - width / 2, y - height / 2, x + width / 2, y + height / 2)
-    return boxes
-
-
-def _text_box(draw: ImageDraw.ImageDraw, text: str, size: int) -> tuple[float, float]:
-    left, top, right, bottom = draw.textbbox((0, 0), text, font=font(size), anchor="lt")
-    return right - left, bottom - top
+    return {
+        name: label_box(name, LABEL_SIZE, px(place.label))
+        for name, place in standard_shape().places.items()
+        if place.label is not None
+    }
 
 
 def _centres(draw: ImageDraw.ImageDraw, shape: MapShape, owners: Mapping[str, int | None]) -> None:
@@ -162,8 +162,53 @@ def unit_point(location: str) -> tuple[float, float]:
 
 
 def dislodged_point(location: str) -> tuple[float, float]:
+    """Beside the unit's place, where the hollow token, its hold ring and its cross hide no
+    name, no centre marker and no other unit (``kit.picture.free_box``, the same layout
+    that keeps every label clear)."""
+    return _dislodged_points()[location.upper()]
+
+
+@cache
+def _dislodged_points() -> Mapping[str, tuple[float, float]]:
+    places = standard_shape().places
+    standing = [name for name, place in places.items() if place.unit is not None]
+    width, height = size()
+    bounds = (0.0, float(HEADER), float(width), float(height - FOOTER))
+    taken = [*label_boxes().values(), *_centre_boxes(), *(token_box(n) for n in standing)]
+    side = 2 * (TOKEN_R + 4) + 2  # the hold ring around the token
+    points = {}
+    for name in standing:
+        x, y = unit_point(name)
+        outline = standard_shape().region(name.split("/")[0]).outline
+        own = partial(_within, outline)
+        box = free_box((side, side), (x, y), taken, bounds, 3, own)  # in its own province
+        box = box or free_box((side, side), (x, y), taken, bounds, step=3)
+        if box is None:
+            points[name] = (x + DISLODGED_OFFSET[0] * CELL, y + DISLODGED_OFFSET[1] * CELL)
+        else:
+            points[name] = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+            taken.append(box)
+    return points
+
+
+def _within(outline: tuple[Point, ...], at: tuple[float, float]) -> bool:
+    return contains(outline, (at[0] / CELL, (at[1] - HEADER) / CELL))
+
+
+def token_box(location: str) -> Box:
+    """The box a unit's token covers (a fleet's is the wider one)."""
     x, y = unit_point(location)
-    return x + DISLODGED_OFFSET[0] * CELL, y + DISLODGED_OFFSET[1] * CELL
+    return x - TOKEN_R - 3, y - TOKEN_R, x + TOKEN_R + 3, y + TOKEN_R
+
+
+def _centre_boxes() -> list[Box]:
+    boxes = []
+    for place in standard_shape().places.values():
+        if place.centre is not None:
+            x, y = px(place.centre)
+            r = CENTRE_R + 1
+            boxes.append((x - r, y - r, x + r, y + r))
+    return boxes
 
 
 def _token(
@@ -187,24 +232,73 @@ def _token(
 def _orders(draw: ImageDraw.ImageDraw, view: MapView) -> None:
     """Supports and convoys under moves, moves under units."""
     for arrow in view.arrows:
-        colour = _darker(_player_colour(view, arrow))
+        start, colour = origin(view, arrow)
         if arrow.kind == "support":
-            _support(draw, arrow, colour)
+            _support(draw, arrow, start, _darker(colour))
         elif arrow.kind == "convoy":
-            _convoy(draw, arrow, colour)
+            _convoy(draw, arrow, start, _darker(colour))
     for arrow in view.arrows:
-        colour = _darker(_player_colour(view, arrow))
-        if arrow.kind == "move":
-            _arrow(draw, unit_point(arrow.unit), unit_point(arrow.target), colour, 3)
-        elif arrow.kind == "retreat":
-            start = dislodged_point(arrow.unit)
-            _arrow(draw, start, unit_point(arrow.target), colour, 2, hollow=True)
+        start, colour = origin(view, arrow)
+        if arrow.kind in ("move", "retreat"):
+            hollow = arrow.kind == "retreat"
+            width = 2 if hollow else 3
+            a, b = move_ends(start, arrow.target)
+            _arrow(draw, a, b, _darker(colour), width, hollow, shorten=False)
         elif arrow.kind == "hold":
-            _ring(draw, unit_point(arrow.unit), TOKEN_R + 4, colour, 2)
+            _ring(draw, start, TOKEN_R + 4, _darker(colour), 2)
 
 
-def _support(draw: ImageDraw.ImageDraw, arrow: MapArrow, colour: Colour) -> None:
-    start = unit_point(arrow.unit)
+def move_ends(
+    start: tuple[float, float], target: str
+) -> tuple[tuple[float, float], tuple[float, float]]:
+    """A move's arrow from the edge of the unit to the edge of the target's token, or, when
+    it would run into the target's name, to the edge of the name: the arrow points at the
+    name and its head covers no letter."""
+    end = unit_point(target)
+    first = _toward(start, end, TOKEN_R + 1)
+    length = math.dist(start, end)
+    box = label_boxes().get(target.upper().split("/")[0])
+    distance = TOKEN_R + 1.0
+    while box is not None and distance < length - TOKEN_R - 16:
+        tip = _toward(end, start, distance)
+        if not any(_near_box(p, box, 2) for p in _head(first, tip, 6 + 3)):
+            return first, tip
+        distance += 1
+    return first, _toward(end, start, TOKEN_R + 1)
+
+
+def _near_box(point: tuple[float, float], box: Box, margin: float) -> bool:
+    x, y = point
+    return box[0] - margin <= x <= box[2] + margin and box[1] - margin <= y <= box[3] + margin
+
+
+def origin(view: MapView, arrow: MapArrow) -> tuple[tuple[float, float], Colour]:
+    """Where an order's mark starts and whose colour it has: the unit that gave it. A unit
+    dislodged this phase is drawn beside its province (a retreat is its own order); one
+    that moved away stands at its target now."""
+    province = _province(arrow.unit)
+    for unit in view.dislodged:
+        if _province(unit.location) == province:
+            return dislodged_point(arrow.unit), seat_colour(unit.player)
+    retreat = arrow.kind == "retreat"
+    start = dislodged_point(arrow.unit) if retreat else unit_point(arrow.unit)
+    moved = arrow.kind in ("move", "retreat") and not arrow.failed
+    now = _province(arrow.target if moved else arrow.unit)
+    if retreat and not moved:
+        return start, BLACK  # disbanded: nobody's unit is left
+    for unit in view.units:
+        if _province(unit.location) == now:
+            return start, seat_colour(unit.player)
+    return start, BLACK
+
+
+def _province(location: str) -> str:
+    return location.upper().split("/")[0]
+
+
+def _support(
+    draw: ImageDraw.ImageDraw, arrow: MapArrow, start: tuple[float, float], colour: Colour
+) -> None:
     if arrow.to is None:
         end = unit_point(arrow.target)
         _dashed(draw, _toward(start, end, TOKEN_R + 2), _toward(end, start, TOKEN_R + 4), colour)
@@ -215,8 +309,9 @@ def _support(draw: ImageDraw.ImageDraw, arrow: MapArrow, colour: Colour) -> None
     _disc(draw, _toward(end, start, TOKEN_R + 6), 3, colour, colour, 1)
 
 
-def _convoy(draw: ImageDraw.ImageDraw, arrow: MapArrow, colour: Colour) -> None:
-    start = unit_point(arrow.unit)
+def _convoy(
+    draw: ImageDraw.ImageDraw, arrow: MapArrow, start: tuple[float, float], colour: Colour
+) -> None:
     end = _convoy_mark(arrow)
     _dashed(draw, _toward(start, end, TOKEN_R + 2), end, colour, dash=3, gap=4)
     _ring(draw, end, 5, colour, 2)
@@ -233,30 +328,19 @@ def _convoy_mark(arrow: MapArrow) -> tuple[float, float]:
 def _failures(draw: ImageDraw.ImageDraw, view: MapView) -> None:
     for arrow in view.arrows:
         if arrow.failed:
-            _cross(draw, failure_point(arrow))
+            _cross(draw, failure_point(view, arrow))
 
 
-def failure_point(arrow: MapArrow) -> tuple[float, float]:
+def failure_point(view: MapView, arrow: MapArrow) -> tuple[float, float]:
     """Where a failed order's cross goes: on its line, or on the unit for a hold."""
-    start = unit_point(arrow.unit)
+    start, _ = origin(view, arrow)
     if arrow.kind == "hold":
         return start
-    if arrow.kind == "retreat":
-        return _mid(dislodged_point(arrow.unit), unit_point(arrow.target))
     if arrow.kind == "convoy":
         return _mid(start, _convoy_mark(arrow))
     if arrow.kind == "support" and arrow.to is not None:
         return _mid(start, unit_point(arrow.to))
     return _mid(start, unit_point(arrow.target))
-
-
-def _player_colour(view: MapView, arrow: MapArrow) -> Colour:
-    units = view.dislodged if arrow.kind == "retreat" else view.units
-    province = arrow.unit.upper().split("/")[0]
-    for unit in units:
-        if unit.location.upper().split("/")[0] == province:
-            return seat_colour(unit.player)
-    return BLACK
 
 
 # --- header and legend -------------------------------------------------------------------
@@ -267,8 +351,8 @@ def _header(draw: ImageDraw.ImageDraw, title: str, notes: Sequence[str]) -> None
     width, _ = size()
     draw.rectangle((0, 0, width, HEADER - 1), fill=PAPER)
     draw.line((0, HEADER - 1, width, HEADER - 1), fill=COAST_LINE, width=1)
-    draw.text((10, HEADER / 2), ascii_text(title), fill=BLACK, font=font(16), anchor="lm")
-    text = ascii_text("  |  ".join(notes))
+    draw.text((10, HEADER / 2), title, fill=BLACK, font=font(16), anchor="lm")
+    text = "  |  ".join(notes)
     draw.text((width - 10, HEADER / 2), text, fill=BLACK, font=font(13), anchor="rm")
 
 
@@ -281,38 +365,63 @@ def _legend(draw: ImageDraw.ImageDraw, view: MapView) -> None:
         count = sum(owner == seat for owner in view.owners.values())
         _token(draw, MapUnit(seat, "A", ""), (20, y))
         _disc(draw, (40, y), CENTRE_R, seat_colour(seat), BLACK, 1)
-        draw.text(
-            (52, y), ascii_text(f"{count:2d}  {name}"), fill=BLACK, font=font(13), anchor="lm"
-        )
-    _key(draw, 330, top + 14)
-
-
-def _key(draw: ImageDraw.ImageDraw, left: float, top: float) -> None:
-    """What the marks mean, in both languages of the game."""
-    ink = (60, 60, 60)
-    rows = (
-        ("Zug / move", lambda a, b: _arrow(draw, a, b, ink, 3, shorten=False)),
-        ("Unterstützung / support", lambda a, b: _dashed(draw, a, b, ink)),
-        ("Konvoi / convoy", lambda a, b: _dashed(draw, a, b, ink, dash=3, gap=4)),
-        ("Rückzug / retreat", lambda a, b: _arrow(draw, a, b, ink, 2, hollow=True, shorten=False)),
-    )
-    for i, (text, sample) in enumerate(rows):
-        x, y = left + (i // 2) * 210, top + (i % 2) * 22
+        draw.text((52, y), f"{count:2d}  {name}", fill=BLACK, font=font(13), anchor="lm")
+    for (x, y), (sample, text) in zip(key_places(top), _key_rows(draw), strict=True):
         sample((x, y), (x + 34, y))
-        draw.text((x + 42, y), ascii_text(text), fill=BLACK, font=font(12), anchor="lm")
-    x = left + 420
-    _cross(draw, (x + 8, top))
-    draw.text(
-        (x + 22, top), ascii_text("gescheitert / failed"), fill=BLACK, font=font(12), anchor="lm"
-    )
-    _token(draw, MapUnit(0, "A", ""), (x + 8, top + 22), dislodged=True)
-    draw.text(
-        (x + 22, top + 22),
-        ascii_text("vertrieben / dislodged"),
-        fill=BLACK,
-        font=font(12),
-        anchor="lm",
-    )
+        draw.text((x + 42, y), PHRASES(view.lang, text), fill=BLACK, font=font(KEY_SIZE),
+                  anchor="lm")  # fmt: skip
+
+
+KEY_SIZE = 12
+KEY_LEFT = 430  # the key keeps to the right: the players' names have the room on the left
+KEY_COLUMN = 170
+KEY_ROWS = 2
+
+
+def key_places(top: float) -> list[tuple[float, float]]:
+    """Where each sample of the key stands, column by column, two rows each."""
+    return [
+        (KEY_LEFT + (i // KEY_ROWS) * KEY_COLUMN, top + 14 + (i % KEY_ROWS) * 22)
+        for i in range(len(KEY_WORDS))
+    ]
+
+
+KEY_WORDS = (
+    "map_key_move",
+    "map_key_support",
+    "map_key_convoy",
+    "map_key_retreat",
+    "map_key_hold",
+    "map_key_failed",
+    "map_key_dislodged",
+)
+
+
+def _key_rows(draw: ImageDraw.ImageDraw) -> list[tuple[Callable[..., None], str]]:
+    """What the marks mean: a sample of each mark beside its word, in ``KEY_WORDS`` order."""
+    ink = (60, 60, 60)
+    token = MapUnit(0, "A", "")
+
+    def held(a: tuple[float, float], b: tuple[float, float]) -> None:
+        _token(draw, token, _mid(a, b))
+        _ring(draw, _mid(a, b), TOKEN_R + 4, ink, 2)
+
+    def failed(a: tuple[float, float], b: tuple[float, float]) -> None:
+        _cross(draw, _mid(a, b))
+
+    def dislodged(a: tuple[float, float], b: tuple[float, float]) -> None:
+        _token(draw, token, _mid(a, b), dislodged=True)
+
+    samples: list[Callable[..., None]] = [
+        lambda a, b: _arrow(draw, a, b, ink, 3, shorten=False),
+        lambda a, b: _dashed(draw, a, b, ink),
+        lambda a, b: _dashed(draw, a, b, ink, dash=3, gap=4),
+        lambda a, b: _arrow(draw, a, b, ink, 2, hollow=True, shorten=False),
+        held,
+        failed,
+        dislodged,
+    ]
+    return list(zip(samples, KEY_WORDS, strict=True))
 
 
 # --- marks -------------------------------------------------------------------------------
@@ -328,7 +437,7 @@ def _arrow(
     shorten: bool = True,
 ) -> None:
     """A line with a head, from the edge of the unit to the edge of the target's token, on a
-    white halo so that it stays readable across borders and names."""
+    white halo so that it stays readable across borders."""
     if shorten:
         start, end = _toward(start, end, TOKEN_R + 1), _toward(end, start, TOKEN_R + 1)
     head = _head(start, end, 6 + width)

@@ -102,6 +102,22 @@ def _board(w: _Writer, board: BoardState, record: BoardRecord | None) -> None:
         _units(w, board)
 
 
+def _adjusting(w: _Writer, board: BoardState) -> None:
+    """How many builds or removals each side has in the adjustments now open (HL-11)."""
+    w.heading(w.say("adjusting", year=w.state.year))
+    for seat in w.state.seats:
+        count, name = boards.balance(board, seat), w.name(seat)
+        if count > 0:
+            sites = ", ".join(boards.free_sites(board, seat)) or "–"
+            text = w.say("adjust_builds", count=count, name=name, sites=sites)
+        elif count < 0:
+            text = w.say("adjust_removals", count=-count, name=name)
+        else:
+            text = w.say("adjust_none", name=name)
+        w.lines.append(fold("  " + text, indent=4))
+    w.lines.append("")
+
+
 def _orders(w: _Writer, record: BoardRecord) -> None:
     w.heading(w.say("orders"))
     names = dict(zip(w.state.seats, w.state.names, strict=True))
@@ -285,6 +301,8 @@ def status_text(state: State, seat: str, lang: str) -> str:
     if state.step != "setup":
         for board in state.boards:
             _board(w, board, None)
+            if state.step == "adjustments":
+                _adjusting(w, board)
     elif state.boards:
         _centres(w, state.boards[0], None)
     if state.result is not None:

@@ -32,6 +32,7 @@ def map_view(state: State, board: BoardState, record: BoardRecord | None, title:
     ]
     notes = (PHRASES(lang, "board", name=board.name),) if state.options.tournament else ()
     return MapView(
+        lang=lang,
         title=title,
         players=(state.names[0], state.names[1]),
         owners={c: player.get(board.owners.get(c, "")) for c in boards.centres()},
@@ -66,13 +67,24 @@ def render(view: MapView) -> bytes:
 
 
 def attachments(state: State, records: dict[str, BoardRecord], title: str, lang: str,
-                stem: str) -> list[Attachment]:  # fmt: skip
-    """One PNG per board (none before the units are placed)."""
+                stem: str, empty: bool = False) -> list[Attachment]:  # fmt: skip
+    """One PNG per board; before the units are placed only if ``empty`` asks for the board
+    without them. The daemon puts the game's id in front of the file name."""
     found = []
-    for board in state.boards:
-        if not board.units:
+    for board in state.boards or ([BoardState(name="A")] if empty else []):
+        if not has_units(board) and not empty:
             continue
         data = render(map_view(state, board, records.get(board.name), title, lang))
         name = f"{stem}-{board.name.lower()}.png" if state.options.tournament else f"{stem}.png"
         found.append(Attachment(name, "image/png", data))
     return found
+
+
+def has_units(board: BoardState) -> bool:
+    return any(board.units.values())
+
+
+def file_stem(state: State, lang: str) -> str:
+    """The picture's file name without the game id: the phase it shows, as in
+    ``hl1-1903-bewegung.png``."""
+    return PHRASES(lang, f"map_file_{state.step}", year=state.year)

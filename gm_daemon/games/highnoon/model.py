@@ -20,13 +20,54 @@ class Options(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    life: int = Field(default=12, ge=1, validation_alias=AliasChoices("life", "start_L"))
-    p_per_duel: int = Field(default=2, ge=0)
-    penalty_0_duels: int = Field(default=4, ge=0)
-    penalty_1_duel: int = Field(default=2, ge=0)
-    round1_mode: Literal["cycle", "random_challenges"] = "cycle"
-    min_players: int = Field(default=3, ge=3)
-    tiebreak: list[Literal["L", "P"]] = Field(default_factory=lambda: ["L", "P"])
+    life: int = Field(
+        default=12,
+        ge=1,
+        validation_alias=AliasChoices("life", "start_L"),
+        description="Life points (L) every gunslinger starts with (also accepted as "
+        "`start_L`, the rules' name).",
+        examples=[10],
+    )
+    p_per_duel: int = Field(
+        default=2,
+        ge=0,
+        description="Cartridges (P) a player gets for every duel announced for the next round.",
+        examples=[3],
+    )
+    penalty_0_duels: int = Field(
+        default=4,
+        ge=0,
+        description="Life points an active player loses in a round in which he fought no duel.",
+        examples=[3],
+    )
+    penalty_1_duel: int = Field(
+        default=2,
+        ge=0,
+        description="Life points an active player loses in a round in which he fought only "
+        "one duel.",
+        examples=[1],
+    )
+    round1_mode: Literal["cycle", "random_challenges"] = Field(
+        "cycle",
+        description="How the first round's duels are drawn: `cycle` seats the players in a "
+        "random circle and each duels his two neighbours (two duels each); "
+        "`random_challenges` challenges two random opponents for every player, as if he "
+        "had sent the challenges himself.",
+        examples=["random_challenges"],
+    )
+    min_players: int = Field(
+        default=3,
+        ge=3,
+        description="A game with fewer players does not start. At least 3.",
+        examples=[6],
+    )
+    tiebreak: list[Literal["L", "P"]] = Field(
+        default_factory=lambda: ["L", "P"],
+        description="Who wins when several have won the same number of duels (D): first the "
+        "one with more life points (`L`), then more cartridges (`P`), in the order listed. "
+        "`[]`: such a tie is a shared win.",
+        examples=[["L"]],
+    )
 
     @field_validator("tiebreak")
     @classmethod

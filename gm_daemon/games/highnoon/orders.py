@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from gm_daemon.games.highnoon.model import FIRST_POSITION, LAST_POSITION, Orders, State
 from gm_daemon.games.highnoon.rules import challenge_cap
@@ -23,8 +24,8 @@ from gm_daemon.games.highnoon.syntax import (
     parse_line,
 )
 from gm_daemon.games.highnoon.texts import quoted, say
+from gm_daemon.games.kit import names
 from gm_daemon.games.protocol import Accepted, Line, OrdersRejected, Problem, ProblemKind, Seat
-from gm_daemon.games.text import match_seat
 
 
 @dataclass
@@ -45,8 +46,9 @@ class _Reading:
     warnings: list[Problem] = field(default_factory=list)
 
     # --- helpers -------------------------------------------------------------------
-    def seats(self) -> list[Seat]:
-        return [Seat(p.id, p.name) for p in self.state.players]
+    @cached_property
+    def players(self) -> names.Names[str]:
+        return names.of_seats(Seat(p.id, p.name) for p in self.state.players)
 
     def name_of(self, seat: str) -> str:
         return self.state.player(seat).name
@@ -68,16 +70,23 @@ class _Reading:
             opponents=", ".join(opponents),
         )
 
-    def resolve(self, written: str, eligible: set[str]) -> list[Seat]:
+    def resolve(self, written: str, eligible: set[str]) -> list[str]:
         """Seats a written name may mean; an ambiguous name is settled when exactly one of
         its candidates is eligible (an opponent in a duel line, an active player in a
         challenge), since that is the only reading that makes sense."""
-        found = match_seat(written, self.seats())
-        if len(found) > 1:
-            narrowed = [seat for seat in found if seat.id in eligible]
-            if len(narrowed) == 1:
-                return narrowed
-        return found
+        return self.players.find(written, among=eligible)
+
+    def near_miss(self, line: Line, written: str, eligible: set[str], key: str) -> bool:
+        """A name no player has that is a typo of one eligible player's: the line is
+        refused with "Meinten Sie M. Middle?" and the line to send instead (True)."""
+        guess = self.players.guess(written, among=eligible)
+        if guess is None:
+            return False
+        name = self.name_of(guess)
+        message = f"{say(self.lang, key, name=written)} {names.did_you_mean(self.lang, name)}"
+        hint = names.put_in(line.text.strip(), written, name)
+        self.error(line, ProblemKind.ILLEGAL, message, hint)
+        return True
 
 
 def _problem(line: Line | None, kind: ProblemKind, message: str, hint: str) -> Problem:
@@ -121,7 +130,7 @@ def _is_intro(reading: _Reading, text: str) -> bool:
         text.strip().endswith(":")
         and bool(words)
         and not any(c.isdigit() or c == ":" for c in words)
-        and not match_seat(words, reading.seats())
+        and not reading.players.find(words)
     )
 
 
@@ -171,22 +180,25 @@ def _duel_opponent(reading: _Reading, line: Line, written: str) -> str | None:
     """The opponent a duel line names, or None after recording why it names none."""
     lang, opponents = reading.lang, set(reading.state.opponents(reading.seat))
     found = reading.resolve(written, opponents)
+    if not found and reading.near_miss(line, written, opponents, "duel.unknown"):
+        return None
     if not found:
         message = say(lang, "duel.unknown", name=written)
         reading.error(line, ProblemKind.ILLEGAL, message, reading.opponents_hint())
         return None
     if len(found) > 1:
-        candidates = ", ".join(seat.name for seat in found)
+        candidates = ", ".join(map(reading.name_of, found))
         message = say(lang, "duel.ambiguous", name=written, candidates=candidates)
-        hint = say(lang, "duel.ambiguous.hint", example=found[0].name)
+        hint = say(lang, "duel.ambiguous.hint", example=reading.name_of(found[0]))
         reading.error(line, ProblemKind.AMBIGUOUS, message, hint)
         return None
     target = found[0]
-    if target.id not in opponents:
-        message = say(lang, "duel.not_opponent", name=target.name, round=reading.state.round)
+    if target not in opponents:
+        name = reading.name_of(target)
+        message = say(lang, "duel.not_opponent", name=name, round=reading.state.round)
         reading.error(line, ProblemKind.ILLEGAL, message, reading.opponents_hint())
         return None
-    return target.id
+    return target
 
 
 def _checked_positions(reading: _Reading, line: Line, written: Sequence[int]) -> list[int] | None:
@@ -209,11 +221,12 @@ def _checked_positions(reading: _Reading, line: Line, written: Sequence[int]) ->
 
 def _take_bare_names(reading: _Reading, line: Line, names: Sequence[str]) -> None:
     """Names outside the challenges section: a player's name there lacks its positions
-    (an error); anything else is a greeting or a closing line and is skipped with a note."""
+    (an error); anything else is a greeting or a closing line and is skipped with a note,
+    the sender's own name, too ("Hans" under the orders is a signature)."""
     for written in names:
         found = reading.resolve(written, set(reading.state.opponents(reading.seat)))
-        if found:
-            name = found[0].name if len(found) == 1 else written
+        if found and found != [reading.seat]:
+            name = reading.name_of(found[0]) if len(found) == 1 else written
             reading.error(
                 line,
                 ProblemKind.SYNTAX,
@@ -221,6 +234,10 @@ def _take_bare_names(reading: _Reading, line: Line, names: Sequence[str]) -> Non
                 say(reading.lang, "duel.bare_name.hint", name=name),
             )
             return
+    if all(reading.resolve(w, set()) == [reading.seat] for w in names):
+        message = say(reading.lang, "warn.signature", text=line.text.strip())
+        reading.warn(line, ProblemKind.SYNTAX, message)
+        return
     reading.warn(
         line,
         ProblemKind.SYNTAX,
@@ -231,7 +248,7 @@ def _take_bare_names(reading: _Reading, line: Line, names: Sequence[str]) -> Non
 
 def _check_player(reading: _Reading, line: Line, written: str) -> None:
     """The optional ``Spieler:`` line must name the sender (§3)."""
-    if any(seat.id == reading.seat for seat in match_seat(written, reading.seats())):
+    if reading.seat in reading.players.find(written):
         return
     own = reading.name_of(reading.seat)
     reading.error(
@@ -268,24 +285,26 @@ def _challenge_target(reading: _Reading, line: Line, written: str, kept: list[st
     active = [seat for seat in state.active_ids() if seat != reading.seat]
     found = reading.resolve(written, set(active))
     targets = say(lang, "challenge.players.hint", names=", ".join(map(reading.name_of, active)))
+    if not found and reading.near_miss(line, written, set(active), "challenge.unknown_name"):
+        return None
     if not found:
         reading.warn(
             line, ProblemKind.ILLEGAL, say(lang, "challenge.unknown", name=written), targets
         )
     elif len(found) > 1:
-        candidates = ", ".join(seat.name for seat in found)
+        candidates = ", ".join(map(reading.name_of, found))
         message = say(lang, "challenge.ambiguous", name=written, candidates=candidates)
         reading.warn(line, ProblemKind.AMBIGUOUS, message, targets)
-    elif found[0].id == reading.seat:
+    elif found[0] == reading.seat:
         reading.warn(line, ProblemKind.ILLEGAL, say(lang, "challenge.self"))
-    elif found[0].id not in active:
-        message = say(lang, "challenge.eliminated", name=found[0].name)
+    elif found[0] not in active:
+        message = say(lang, "challenge.eliminated", name=reading.name_of(found[0]))
         reading.warn(line, ProblemKind.ILLEGAL, message)
-    elif found[0].id in kept:
-        message = say(lang, "challenge.duplicate", name=found[0].name)
+    elif found[0] in kept:
+        message = say(lang, "challenge.duplicate", name=reading.name_of(found[0]))
         reading.warn(line, ProblemKind.ILLEGAL, message)
     else:
-        return found[0].id
+        return found[0]
     return None
 
 
@@ -334,8 +353,8 @@ def describe_orders(state: State, seat: str, orders: Orders, lang: str) -> str:
         lines.append(
             say(lang, "describe.duel", name=state.player(opponent).name, positions=written)
         )
-    names = ", ".join(state.player(t).name for t in orders.challenges) or say(lang, "none")
-    lines.append(say(lang, "describe.challenges", names=names))
+    challenged = ", ".join(state.player(t).name for t in orders.challenges) or say(lang, "none")
+    lines.append(say(lang, "describe.challenges", names=challenged))
     cartridges = state.player(seat).cartridges
     lines.append(say(lang, "describe.budget", planned=orders.planned(), cartridges=cartridges))
     return "\n".join(lines)

@@ -1,13 +1,12 @@
 """Texts built from the state: the round result (HN-18, §3.2), status and welcome.
 
-The layout follows the postal game: "E.Müller (19, 15+) --- H.Glück (16, 15+)" for a duel
-(names written without the space after the initial, as in the original), pairings and the
-Zwischenstand with the registered names, columns aligned for a monospace font.
+The layout follows the postal game: "E. Müller (19, 15+) --- H. Glück (16, 15+)" for a duel,
+"(–)" for a player who fired no shot; every name as registered (the original's "E.Müller"
+beside "E. Müller" in the standings read as two players), columns aligned for a monospace
+font.
 """
 
 from __future__ import annotations
-
-import re
 
 from gm_daemon.games.highnoon.guide import example_name, example_orders, order_format, rules_summary
 from gm_daemon.games.highnoon.model import DuelResult, Player, RoundRecord, State
@@ -19,25 +18,20 @@ from gm_daemon.games.protocol import Report
 DASH = "–"
 
 
-def short_name(name: str) -> str:
-    """The duel-result spelling of the original: "E. Müller" -> "E.Müller"."""
-    return re.sub(r"\.\s+", ".", name)
-
-
 def _shots(fired: list[int], hit: bool) -> str:
     """Fired shots in firing order; the hit, always the last shot fired, carries a "+"."""
     written = [str(k) for k in fired]
     if hit and written:
         written[-1] += "+"
-    return "(" + ", ".join(written) + ")"
+    return "(" + (", ".join(written) or DASH) + ")"
 
 
 def duel_lines(state: State, duels: list[DuelResult]) -> list[str]:
     """HN-18(a), one line per duel, the "---" aligned."""
     rows = [
         [
-            f"{short_name(state.player(duel.a).name)} {_shots(duel.fired_a, duel.hit_a)}",
-            f"{short_name(state.player(duel.b).name)} {_shots(duel.fired_b, duel.hit_b)}",
+            f"{state.player(duel.a).name} {_shots(duel.fired_a, duel.hit_a)}",
+            f"{state.player(duel.b).name} {_shots(duel.fired_b, duel.hit_b)}",
         ]
         for duel in duels
     ]

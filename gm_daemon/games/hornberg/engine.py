@@ -197,9 +197,10 @@ def _seating(state: State, lang: str) -> str:
 
 
 def _picture(state: State, lang: Lang) -> Attachment:
-    """The table as a picture, named in the game's language (turn = Zug)."""
+    """The table as a picture, named in the game's language (turn = Zug); the daemon puts
+    the game's id in front (``hb1-zug-3.png``)."""
     turn = "zug" if lang == "de" else "turn"
-    return Attachment(f"hornberg-{turn}-{state.turn}.png", "image/png", table_png(state, lang))
+    return Attachment(f"{turn}-{state.turn}.png", "image/png", table_png(state, lang))
 
 
 def public_view(state: State) -> dict[str, Any]:

@@ -1,10 +1,10 @@
 """A PNG of the table, attached to every report (never a hand: only table cards).
 
-Drawn on the toolkit's Pillow base (``games.kit.picture``), in the game's language (its
-built-in font has no ß, so the German title says "Hornberg"). Cards are coloured rectangles
-with their value; a beer is the amber strip across the lower part of the cannon it covers.
-D&D shows each row with its dukes; K&Q shows the printed window with the same labels as
-the text, and the cells a cannon may go to dashed (on an empty table its one cell).
+Drawn on the toolkit's Pillow base (``games.kit.picture``), in the game's language. Cards
+are coloured rectangles with their value; a beer is the amber strip across the lower part
+of the cannon it covers. D&D shows each row with its dukes; K&Q shows the printed window
+with the same labels as the text, and the cells a cannon may go to dashed (on an empty
+table its one cell).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from gm_daemon.games.hornberg.dd import ROW_NAMES
 from gm_daemon.games.hornberg.model import Row, State
 from gm_daemon.games.hornberg.texts import say
 from gm_daemon.games.hornberg.window import window
-from gm_daemon.games.kit.picture import canvas, font, latin1, png_bytes, text_size
+from gm_daemon.games.kit.picture import canvas, font, png_bytes, text_size
 
 CARD_W, CARD_H, GAP, MARGIN = 48, 66, 8, 16
 LABEL_W = 40
@@ -54,7 +54,7 @@ def _canvas(width: int, height: int, title: str) -> tuple[Image.Image, ImageDraw
 
 def _title(state: State, lang: str) -> str:
     key = "picture_title_over" if state.finished else "picture_title"
-    return latin1(say(lang, key, round=state.round, turn=state.turn))
+    return say(lang, key, round=state.round, turn=state.turn)
 
 
 def _card(

@@ -13,6 +13,7 @@ from gm_daemon.games.hornberg.kq import XY
 from gm_daemon.games.hornberg.model import Cell, Row, State
 from gm_daemon.games.hornberg.texts import say
 from gm_daemon.games.hornberg.window import Window, window
+from gm_daemon.games.kit import layout
 from gm_daemon.games.kit.layout import fold
 
 CELL_WIDTH = 5
@@ -107,8 +108,9 @@ def _kq_extras(state: State, lang: str) -> list[str]:
         for s in state.seat_ids
         if table.collected.get(s)
     ]
-    if won:
-        lines.append(say(lang, "collected_heading") + " · ".join(won))
+    if won:  # each player's pile stays on one line: a fold never splits its parentheses
+        items = [f"{item} ·" for item in won[:-1]] + won[-1:]
+        lines += layout.flow(items, prefix=say(lang, "collected_heading"))
     return lines
 
 

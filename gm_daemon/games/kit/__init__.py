@@ -2,7 +2,9 @@
 
 ``phrases`` — the phrase catalogue (one API, one fallback rule, plurals);
 ``layout`` — text tables, rankings, name lists, wrapping to mail width;
-``picture`` — the Pillow base (canvas, fonts, PNG bytes, colours per seat);
-``headers`` — the numbered phase header (``Runde: 3``) most games use.
+``picture`` — the Pillow base (canvas, the one shipped font, labels that never overlap,
+PNG bytes, colours per seat);
+``headers`` — the numbered phase header (``Runde: 3``) most games use;
+``names`` — finding whom or what a player names, and the guess for a near miss.
 A new game starts from these instead of inventing its own.
 """

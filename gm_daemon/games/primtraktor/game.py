@@ -49,8 +49,9 @@ def _letter(index: int) -> str:
 
 
 def board_picture(state: State, lang: str, label: str) -> Attachment:
-    """The PNG attachment; ``label`` names the moment ("start", "runde-03")."""
-    return Attachment(f"primtraktor-{label}.png", "image/png", render_png(state, lang))
+    """The PNG attachment; ``label`` names the moment ("start", "runde-03"), and the daemon
+    puts the game's id in front (``pt1-runde-03.png``)."""
+    return Attachment(f"{label}.png", "image/png", render_png(state, lang))
 
 
 def _round_label(number: int, lang: str) -> str:

@@ -55,15 +55,55 @@ class Options(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    board: int = Field(51, ge=5, le=2000)
-    max_rounds: int = Field(13, ge=1)
-    max_legs: int = Field(5, ge=1, le=26)
-    bonus: list[int] = Field(default_factory=lambda: [19, 13, 7])
-    start_min_dist: int = Field(5, ge=0)
-    round1_nmr: Literal["eliminate", "north_plus"] = "eliminate"
-    nmr_conflict: Literal["always_lose", "normal"] = "always_lose"
+    board: int = Field(
+        51,
+        ge=5,
+        le=2000,
+        description="The edge of the square board (a torus: leaving one edge enters the "
+        "opposite one).",
+        examples=[31],
+    )
+    max_rounds: int = Field(
+        13, ge=1, description="The game ends after this round at the latest.", examples=[10]
+    )
+    max_legs: int = Field(
+        5,
+        ge=1,
+        le=26,
+        description="The most legs (partial moves) a player may order in a round.",
+        examples=[3],
+    )
+    bonus: list[int] = Field(
+        default_factory=lambda: [19, 13, 7],
+        description="The survival bonus in cells: the first value for the tractor "
+        "eliminated last (or surviving), the next for the one before, and so on; players "
+        "out at the same moment share their places' bonuses.",
+        examples=[[20, 10, 5]],
+    )
+    start_min_dist: int = Field(
+        5,
+        ge=0,
+        description="The least distance between two start cells (counted in king's moves "
+        "across the torus); the start cells are drawn at random.",
+        examples=[8],
+    )
+    round1_nmr: Literal["eliminate", "north_plus"] = Field(
+        "eliminate",
+        description="A player without orders in round 1: `eliminate` (the rules: his tractor "
+        "never moved, so it is out) or `north_plus` (it drives `N+`: north at speed 2).",
+        examples=["north_plus"],
+    )
+    nmr_conflict: Literal["always_lose", "normal"] = Field(
+        "always_lose",
+        description="A tractor driven without orders (NMR): `always_lose` — its leg loses "
+        "every conflict over a cell; `normal` — it meets others like any leg.",
+        examples=["normal"],
+    )
     tiebreak: list[Literal["later_elimination"]] = Field(
-        default_factory=lambda: ["later_elimination"]
+        default_factory=lambda: ["later_elimination"],
+        description='How equal scores are separated: `["later_elimination"]` puts the '
+        "player eliminated later first; `[]` shares the place.",
+        examples=[[]],
     )
 
 

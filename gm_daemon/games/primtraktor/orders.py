@@ -13,10 +13,11 @@ from dataclasses import dataclass, field
 
 from lark import Token, Transformer, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
+from gm_daemon.games.kit import names
 from gm_daemon.games.primtraktor.model import Direction, Leg, State
 from gm_daemon.games.primtraktor.texts import say
 from gm_daemon.games.protocol import Line, Problem, ProblemKind, Seat
-from gm_daemon.games.text import fold, match_seat
+from gm_daemon.games.text import fold
 from gm_daemon.grammar import parser
 
 COMMAND_WORDS = {"fertig", "done", "ende", "end"}  # daemon commands that may reach us
@@ -104,10 +105,11 @@ def _strip_bare_name(line: Line, seats: Sequence[Seat]) -> tuple[str, str]:
     words = list(re.finditer(r"\S+", line.text))
     if ":" in line.text or not words or _DIRECTION_WORD.match(words[0].group(0)):
         return "", line.text  # a colon label is the grammar's business
+    players = names.of_seats(seats)
     for count in range(len(words) - 1, 0, -1):
         end = words[count - 1].end()
         candidate = line.text[words[0].start() : end]
-        if match_seat(candidate, seats):
+        if players.find(candidate):
             return candidate, line.text[end:]
     return "", line.text
 
@@ -195,16 +197,21 @@ def check_names(read: ReadLine, seats: Sequence[Seat], seat: str, lang: str) -> 
     problems = []
     own = next((s for s in seats if s.id == seat), None)
     own_name = own.name if own else seat
+    players = names.of_seats(seats)
     for name in read.names:
         if fold(name).replace(" ", "") in MOVES_LABELS:
             continue
-        matches = match_seat(name, seats)
-        if any(m.id == seat for m in matches):
+        matches = players.find(name)
+        if seat in matches:
             continue
         key = "err_other_name" if matches else "err_unknown_name"
         kind = ProblemKind.ILLEGAL if matches else ProblemKind.SYNTAX
         message = say(lang, key, word=name, own=own_name)
-        problems.append(_problem(read.line, kind, message, say(lang, "hint_name", own=own_name)))
+        hint = say(lang, "hint_name", own=own_name)
+        if not matches and players.guess(name, among=[seat]) == seat:
+            message += ". " + names.did_you_mean(lang, own_name)  # a typo of his own name
+            hint = names.put_in(read.line.text.strip(), name, own_name)
+        problems.append(_problem(read.line, kind, message, hint))
     return [found.problem for found in problems]
 
 

@@ -1,12 +1,13 @@
 """The board as a PNG: each player a colour, trails pale, positions solid, a coordinate grid.
 
-Drawn on the toolkit's Pillow base (``games.kit.picture``): its font, seat colours and PNG
-bytes, so the same state always gives the same bytes (with the same Pillow build).
+Drawn on the toolkit's Pillow base (``games.kit.picture``): its font (names as the players
+write them), seat colours and PNG bytes, so the same state always gives the same bytes (with
+the same Pillow build).
 """
 
 from __future__ import annotations
 
-from gm_daemon.games.kit.picture import BLACK, WHITE, canvas, font, latin1, png_bytes, seat_colour
+from gm_daemon.games.kit.picture import BLACK, WHITE, canvas, font, png_bytes, seat_colour
 from gm_daemon.games.primtraktor.model import State, Tractor
 from gm_daemon.games.primtraktor.texts import say
 
@@ -16,6 +17,8 @@ _GRID_MAJOR = (170, 170, 170)
 _INK = BLACK
 _MARGIN = 30
 _LEGEND_LIMIT = 26
+_LEGEND_ROW = 20  # a legend line at 14 px, readable on a phone
+_LEGEND_SIZE = 14
 
 
 def _pale(rgb: tuple[int, int, int]) -> tuple[int, int, int]:
@@ -30,13 +33,17 @@ def cell_pixels(size: int) -> int:
 class _Canvas:
     """Board coordinates to pixels: cell (x, y) is a square of ``px`` below the margins."""
 
-    def __init__(self, state: State):
+    def __init__(self, state: State, lang: str):
         self.size = state.options.board
         self.px = cell_pixels(self.size)
-        legend_rows = len(state.tractors) if len(state.tractors) <= _LEGEND_LIMIT else 0
+        self.legend = legend_lines(state, lang)
         side = _MARGIN + self.size * self.px + 10
-        self.image, self.draw = canvas(side, side + 16 * legend_rows + 10, _BACKGROUND)
+        widest = max((font(_LEGEND_SIZE).getlength(line) for line in self.legend), default=0)
+        width = max(side, _MARGIN + 20 + round(widest) + 10)  # a long name is never cut
+        height = side + _LEGEND_ROW * len(self.legend) + 10
+        self.image, self.draw = canvas(width, height, _BACKGROUND)
         self.font = font(10)
+        self.legend_font = font(_LEGEND_SIZE)
 
     def box(self, x: int, y: int) -> tuple[int, int, int, int]:
         """The inside of a cell; with room for grid lines, the line pixels stay free."""
@@ -75,23 +82,30 @@ def _draw_tractor(board: _Canvas, tractor: Tractor, index: int) -> None:
         board.draw.line([(box[0], box[3]), (box[2], box[1])], fill=_INK)
 
 
-def _draw_legend(board: _Canvas, state: State, lang: str) -> None:
+def legend_lines(state: State, lang: str) -> list[str]:
+    """One line per tractor (none for a crowd too big to list): letter, name, cells."""
     if len(state.tractors) > _LEGEND_LIMIT:
-        return
-    top = _MARGIN + board.size * board.px + 12
-    for index, tractor in enumerate(state.tractors):
-        y = top + 16 * index
-        board.draw.rectangle((_MARGIN, y, _MARGIN + 10, y + 10), fill=seat_colour(index))
+        return []
+    lines = []
+    for tractor in state.tractors:
         status = "" if tractor.active else say(lang, "picture_out")
         cells = say(lang, "picture_cells", count=tractor.cells)
-        label = latin1(f"{tractor.letter}  {tractor.name}  {cells}{status}")
-        board.draw.text((_MARGIN + 16, y), label, fill=_INK, font=board.font)
+        lines.append(f"{tractor.letter}  {tractor.name}  {cells}{status}")
+    return lines
+
+
+def _draw_legend(board: _Canvas) -> None:
+    top = _MARGIN + board.size * board.px + 12
+    for index, label in enumerate(board.legend):
+        y = top + _LEGEND_ROW * index
+        board.draw.rectangle((_MARGIN, y + 2, _MARGIN + 12, y + 14), fill=seat_colour(index))
+        board.draw.text((_MARGIN + 20, y), label, fill=_INK, font=board.legend_font)
 
 
 def render_png(state: State, lang: str = "de") -> bytes:
-    board = _Canvas(state)
+    board = _Canvas(state, lang)
     _draw_grid(board)
     for index, tractor in enumerate(state.tractors):
         _draw_tractor(board, tractor, index)
-    _draw_legend(board, state, lang)
+    _draw_legend(board)
     return png_bytes(board.image)

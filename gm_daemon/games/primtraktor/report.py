@@ -44,16 +44,28 @@ def elimination_reason(state: State, tractor: Tractor, out: Elimination, lang: s
     return say(lang, "why_conflict", names=_names(state, out.others, lang), cell=cell)
 
 
-def status_text(state: State, tractor: Tractor, lang: str) -> str:
+def status_text(tractor: Tractor, lang: str) -> str:
     out = tractor.eliminated
     if out is None:
         return say(lang, "status_active")
-    why = elimination_reason(state, tractor, out, lang)
-    return say(lang, "status_out", why=why, r=out.round, p=phase_letter(out.phase))
+    return say(lang, "status_out", r=out.round, p=phase_letter(out.phase))
+
+
+def out_notes(state: State, lang: str) -> list[str]:
+    """Why each eliminated tractor is out, under the table: a reason in the table's last
+    column made it run past 110 columns."""
+    notes = []
+    for t in state.tractors:
+        if t.eliminated is not None:
+            why = elimination_reason(state, t, t.eliminated, lang)
+            note = say(lang, "out_note", letter=t.letter, name=t.name, why=why)
+            notes.append(layout.fold(f"  {note}", indent=4))
+    return ["", say(lang, "out_reasons"), *notes] if notes else []
 
 
 def standings(state: State, lang: str) -> list[str]:
-    """Per player: position, speed, last direction, cells, status (PT-20)."""
+    """Per player: position, speed, last direction, cells, status (PT-20); below the table,
+    why each eliminated tractor is out."""
     header = ["", "col_player", "col_position", "col_speed", "col_direction", "col_cells"]
     rows = [[say(lang, h) if h else "" for h in header] + [say(lang, "col_status")]]
     for t in state.tractors:
@@ -69,10 +81,10 @@ def standings(state: State, lang: str) -> list[str]:
                 str(t.speed) if t.active else "–",
                 direction,
                 str(t.cells),
-                status_text(state, t, lang),
+                status_text(t, lang),
             ]
         )
-    return layout.table(rows, right={3, 5})
+    return [*layout.table(rows, right={3, 5}), *out_notes(state, lang)]
 
 
 def board_section(state: State, lang: str, picture: str | None) -> list[str]:

@@ -12,15 +12,13 @@ producing a quietly wrong adjudication.
 from __future__ import annotations
 
 import csv
-import difflib
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from types import MappingProxyType
 
-from gm_daemon.games.text import fold
+from gm_daemon.games.kit import names
 
 ARMY = "A"
 FLEET = "F"
@@ -39,8 +37,9 @@ class MapError(ValueError):
 
 
 def name_key(text: str) -> str:
-    """The form names are compared in: folded, punctuation and hyphens as single spaces."""
-    return " ".join(w for w in re.split(r"[^0-9a-z]+", fold(text)) if w)
+    """The form names are compared in: folded, punctuation and hyphens as single spaces
+    (the toolkit's, as players' names are compared)."""
+    return names.key(text)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -76,11 +75,12 @@ class Board:
     def closest(
         self, name: str, among: frozenset[int] | None = None, cutoff: float = 0.75
     ) -> int | None:
-        """The province a misspelt name most likely means (of ``among``, if given), or None:
-        what a reply suggests for a name ``lookup`` does not know."""
-        keys = [k for k, p in self.aliases.items() if among is None or p in among]
-        close = difflib.get_close_matches(name_key(name), keys, n=1, cutoff=cutoff)
-        return self.aliases[close[0]] if close else None
+        """The province a misspelt name most likely means (of ``among``, if given), or None
+        when none is close or two are equally close: what a reply suggests for a name
+        ``lookup`` does not know, found as players' names are (``kit.names.nearest``)."""
+        spellings = [(k, p) for k, p in self.aliases.items() if among is None or p in among]
+        close = names.nearest(name_key(name), spellings, cutoff=cutoff)
+        return close[0] if len(close) == 1 else None
 
     def coast_of(self, province: int, code: str) -> int | None:
         """The coast location ``code`` ("NC") of ``province``, or None if it has no such coast."""
