@@ -286,7 +286,7 @@ def _run(options: argparse.Namespace) -> int:
 
 def _check(options: argparse.Namespace) -> int:
     config = load_config(options.config)
-    problems = password_problems(config)
+    problems = password_problems(config) + _lmtp_problems(config)
     if problems:
         raise ConfigError(options.config, problems)
     for game in config.games:
@@ -310,6 +310,16 @@ def _check(options: argparse.Namespace) -> int:
             )
     print(f"{options.config}: OK")
     return _connect(config) if options.connect else 0
+
+
+def _lmtp_problems(config: Config) -> list[str]:
+    """What the LMTP listener would fail on at start (its socket's directory, its group),
+    said now, as the config's own problems are."""
+    if config.mail.transport != "lmtp":
+        return []
+    from gm_daemon.mail.lmtp import lmtp_problems
+
+    return lmtp_problems(config.mail.lmtp)
 
 
 def _connect(config: Config) -> int:

@@ -7,6 +7,7 @@ SMTP passwords come from a file or an environment variable.
 
 from __future__ import annotations
 
+import ipaddress
 import re
 import tomllib
 from datetime import UTC, datetime, timedelta
@@ -367,6 +368,93 @@ class SmtpSection(Secret):
     )
 
 
+LMTP_SOCKET = Path("/run/gm-daemon/lmtp.sock")
+
+
+def _is_loopback(host: str) -> bool:
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+class LmtpSection(Strict):
+    """Where the mail server (Postfix) hands the GM's mail to the daemon over LMTP."""
+
+    socket: Path | None = Field(
+        default=None,
+        description=(
+            "Unix socket the daemon listens on for LMTP (default /run/gm-daemon/lmtp.sock when "
+            "no host is given). Postfix: virtual_transport or transport_maps → lmtp:unix:<socket>."
+        ),
+        examples=["/run/gm-daemon/lmtp.sock"],
+    )
+    host: str | None = Field(
+        default=None,
+        description=(
+            "Listen on TCP instead of a Unix socket, on this address (with port). Loopback only "
+            "(127.0.0.1, ::1, localhost) unless allow_remote is true."
+        ),
+        examples=["127.0.0.1"],
+    )
+    port: Annotated[int, Field(ge=1, le=65535)] | None = Field(
+        default=None, description="TCP port for LMTP, with host.", examples=[2424]
+    )
+    allow_remote: bool = Field(
+        default=False,
+        description=(
+            "Allow a host that is not loopback. LMTP has no login: anyone who can reach the "
+            "port can hand the daemon mail, so only for a network you trust."
+        ),
+    )
+    socket_mode: Annotated[str, Field(pattern=r"^0?[0-7]{3}$")] = Field(
+        default="0660",
+        description=(
+            "Permissions of the Unix socket, octal. The MTA's LMTP client (user postfix) must "
+            "be able to write to it: through socket_group, or the daemon's group."
+        ),
+    )
+    socket_group: str | None = Field(
+        default=None,
+        description=(
+            "Group given to the Unix socket (e.g. postfix); default: the daemon's own group."
+        ),
+        examples=["postfix"],
+    )
+    max_message_bytes: Annotated[int, Field(ge=1024)] = Field(
+        default=10 * 1024 * 1024,
+        description=(
+            "Larger mails are refused for good (550 with the reason), not stored; an order "
+            "mail is a few kilobytes."
+        ),
+    )
+
+    @model_validator(mode="after")
+    def _one_place(self) -> LmtpSection:
+        if self.host is None:
+            if self.port is not None:
+                raise ValueError("port needs host (or leave both out for the Unix socket)")
+            if self.socket is None:
+                self.socket = LMTP_SOCKET
+            return self
+        if self.socket is not None:
+            raise ValueError("give either socket or host and port, not both")
+        if self.port is None:
+            raise ValueError(f"host {self.host!r} needs a port, e.g. port = 2424")
+        if not self.allow_remote and not _is_loopback(self.host):
+            raise ValueError(
+                f"host {self.host!r} is not a loopback address: LMTP has no login, so listen "
+                "on 127.0.0.1 or ::1, or set allow_remote = true for a network you trust"
+            )
+        return self
+
+    @property
+    def mode(self) -> int:
+        return int(self.socket_mode, 8)
+
+
 class MailSection(Strict):
     address: Address = Field(
         description="The game master's address: players send their orders here, and every "
@@ -379,11 +467,13 @@ class MailSection(Strict):
         '"Game master" in English ones.',
         examples=["Spielleiter Schachklub Musterstadt"],
     )
-    transport: Literal["maildir", "imap"] = Field(
+    transport: Literal["maildir", "imap", "lmtp"] = Field(
         "maildir",
         description="Where mail comes from and goes to: `maildir` reads and writes the two "
         "local folders of `[mail.maildir]` (trying things out, no server needed); `imap` "
-        "reads the mailbox of `[mail.imap]` and sends through `[mail.smtp]` (both needed).",
+        "reads the mailbox of `[mail.imap]` and sends through `[mail.smtp]` (both needed); "
+        "`lmtp`: the mail server hands each mail to the daemon over LMTP (`[mail.lmtp]`, "
+        "docs/lmtp.md), replies go through `[mail.smtp]`.",
         examples=["imap"],
     )
     maildir: MaildirSection = Field(
@@ -395,9 +485,14 @@ class MailSection(Strict):
         description="The IMAP server the daemon reads the players' mail from; needed when "
         '`transport = "imap"`.',
     )
+    lmtp: LmtpSection = Field(
+        default_factory=LmtpSection,
+        description='Where the daemon listens for mail when `transport = "lmtp"`.',
+    )
     smtp: SmtpSection | None = Field(
         None,
-        description='The SMTP server the daemon sends through; needed when `transport = "imap"`.',
+        description="The SMTP server the daemon sends through; needed when `transport` is "
+        '"imap" or "lmtp".',
     )
     max_mails_per_hour: Annotated[int, Field(ge=1)] = Field(
         60,
@@ -432,6 +527,8 @@ class MailSection(Strict):
             if missing:
                 sections = ", ".join(f"[mail.{m}]" for m in missing)
                 raise ValueError(f'transport = "imap" needs {sections}')
+        if self.transport == "lmtp" and self.smtp is None:
+            raise ValueError('transport = "lmtp" needs [mail.smtp]: replies go out by SMTP')
         return self
 
     @property

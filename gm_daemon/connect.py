@@ -36,6 +36,9 @@ async def try_servers(config: Config) -> list[Outcome]:
     mail = config.mail
     if mail.transport == "maildir":
         return _maildirs(config)
+    if mail.transport == "lmtp":
+        assert mail.smtp is not None  # the config guarantees it
+        return [_lmtp(config), await _try_smtp(config, mail.smtp)]
     assert mail.imap is not None and mail.smtp is not None  # the config guarantees both
     return [await _try_imap(config, mail.imap), await _try_smtp(config, mail.smtp)]
 
@@ -222,6 +225,21 @@ def _where(protocol: str, host: str, port: int, security: str) -> str:
 
 def _failed(where: str, what: str, hint: str) -> Outcome:
     return Outcome(False, f"{where}: FAILED: {what} - {hint}")
+
+
+# --- LMTP ----------------------------------------------------------------------------------
+
+
+def _lmtp(config: Config) -> Outcome:
+    """Nothing to connect to: the mail server connects to the daemon. Whether it can listen."""
+    from gm_daemon.mail.lmtp import lmtp_problems
+
+    lmtp = config.mail.lmtp
+    where = f"LMTP {lmtp.socket}" if lmtp.socket else f"LMTP {lmtp.host} port {lmtp.port}"
+    problems = lmtp_problems(lmtp)
+    if problems:
+        return Outcome(False, f"{where}: FAILED: {'; '.join(problems)}")
+    return Outcome(True, f"{where}: the mail server delivers here (docs/lmtp.md)")
 
 
 # --- Maildir -------------------------------------------------------------------------------

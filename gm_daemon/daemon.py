@@ -14,6 +14,7 @@ READY, RELOADING, STOPPING and WATCHDOG.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import os
@@ -37,7 +38,7 @@ from gm_daemon.referee import Referee
 from gm_daemon.reliability import CannotStore, DaemonLock, content_digest, report_failed_mail
 from gm_daemon.safemode import INTAKE_OK
 from gm_daemon.site.publish import SitePublisher
-from gm_daemon.startup import open_store, open_transports, require_passwords
+from gm_daemon.startup import StartupProblem, open_store, open_transports, require_passwords
 from gm_daemon.store import from_iso, iso
 
 if TYPE_CHECKING:
@@ -54,6 +55,9 @@ INTAKE_NOTE_EVERY = timedelta(minutes=1)
 CHUNKS = (1, 10, 50)  # the last size repeats
 FIRST_CHUNK = CHUNKS[0]
 FETCH_CHUNK = CHUNKS[-1]
+# How long LMTP's answering waits for the next mail of a burst before it ends its sending
+# meanwhile (the replies already handled are on their way during the wait)
+BURST_GAP = 0.05
 
 Clock = Callable[[], datetime]
 PRUNE_EVERY = timedelta(hours=1)
@@ -86,6 +90,10 @@ def make_transports(config: Config) -> tuple[Inbox, Sender]:
         from gm_daemon.mail.maildir import MaildirInbox, MaildirSender
 
         return MaildirInbox(mail.maildir.inbox), MaildirSender(mail.maildir.outbox)
+    if mail.transport == "lmtp":
+        from gm_daemon.mail.lmtp import LmtpInbox
+
+        return LmtpInbox(mail.lmtp, mail.address, mail.domain), make_smtp_sender(config)
     return make_imap_inbox(config), make_smtp_sender(config)
 
 
@@ -164,6 +172,10 @@ class Daemon:
         self._next_prune: datetime | None = None
         self._intake_noted: datetime | None = None
         self._sending: SendingMeanwhile | None = None  # while a cycle takes mail in
+        # stored mail is handled by one caller at a time: the cycle, or LMTP's answering
+        self._handling = asyncio.Lock()
+        self._delivered: asyncio.Event | None = None  # LMTP stored a mail
+        self._answering: asyncio.Task[None] | None = None
 
     # --- one pass ----------------------------------------------------------------------
     async def cycle(self) -> None:
@@ -223,15 +235,75 @@ class Daemon:
             taken.update(keys)
             step += 1
 
-    async def _process_pending(self) -> None:
+    async def _process_pending(self, sending: SendingMeanwhile | None = None) -> None:
         """Intake of every stored mail not yet handled, one transaction each (as
-        ``Intake.process_pending``); after each, the sender gets its turn."""
-        for row in self.store.unprocessed():
-            self.intake.handle(row)
-            if self._sending is not None:
-                self._sending.wake()
-            await asyncio.sleep(0)  # a socket's data is read in one loop turn,
-            await asyncio.sleep(0)  # the coroutine waiting for it resumes in the next
+        ``Intake.process_pending``); after each, the sender gets its turn. One caller at a
+        time: a row must not be handled by the cycle and by LMTP's answering both."""
+        sending = sending or self._sending
+        async with self._handling:
+            for row in self.store.unprocessed():
+                self.intake.handle(row)
+                if sending is not None:
+                    sending.wake()
+                await asyncio.sleep(0)  # a socket's data is read in one loop turn,
+                await asyncio.sleep(0)  # the coroutine waiting for it resumes in the next
+
+    # --- mail handed over by the MTA (transport "lmtp") --------------------------------
+    async def _listen(self) -> None:
+        """Start the inbox's listener, if it is one (LMTP): each mail it takes is stored
+        before the MTA hears ``250``, and answered at once, not at the next loop pass."""
+        listen = getattr(self.inbox, "listen", None)
+        if listen is None:
+            return
+        try:
+            await listen(self._take_delivered)
+        except OSError as exc:  # the socket's directory, a port in use: the GM's to fix
+            raise StartupProblem(f"mail.lmtp: cannot listen: {exc}") from exc
+        self._delivered = asyncio.Event()
+        self._answering = asyncio.ensure_future(self._answer_delivered())
+
+    async def _more_delivered(self, gap: float) -> bool:
+        """True (and cleared) when a mail was stored since the last look, or is within
+        ``gap`` seconds: a burst keeps its sender, which keeps its SMTP exchange going."""
+        assert self._delivered is not None
+        if not self._delivered.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._delivered.wait(), gap)
+        found = self._delivered.is_set()
+        self._delivered.clear()
+        return found
+
+    def _take_delivered(self, data: bytes) -> None:
+        """Commit one delivered mail to the inbox table (raises when it cannot: the MTA
+        hears 451 and delivers again); a copy already stored counts as stored."""
+        from gm_daemon.mail.lmtp import lmtp_key
+
+        self._store_all([RawMail(key=lmtp_key(data), data=data)])
+        assert self._delivered is not None
+        self._delivered.set()
+
+    async def _answer_delivered(self) -> None:
+        """Handle what the MTA delivered, as it comes: a burst is handled while the rest of
+        it is still being delivered, and the replies leave meanwhile (``SendingMeanwhile``).
+        Once a burst is answered the loop is woken to look at its timers again (a phase the
+        burst completed has a new deadline)."""
+        assert self._delivered is not None
+        while True:
+            await self._delivered.wait()
+            try:
+                sending = SendingMeanwhile(self.outbox)
+                async with sending:  # one sender for the whole burst
+                    first = True
+                    while await self._more_delivered(BURST_GAP):
+                        await self._process_pending(sending)
+                        if first:  # as for IMAP: the first reply leaves before more is read
+                            await sending.first_out()
+                            first = False
+                await self.outbox.drain()
+            except Exception:
+                log.exception("answering delivered mail failed; the next pass tries again")
+            if not self._delivered.is_set() and self._wake is not None:
+                self._wake.set()
 
     def _note_intake_ok(self) -> None:
         """Remember that the mailbox was read, for safe mode's intake-gap rule; a write per
@@ -324,6 +396,7 @@ class Daemon:
         try:
             self.store.release_held()  # a resolution that failed is tried again after a fix
             self.referee.sync()
+            await self._listen()
             sd_notify("READY=1\nSTATUS=running")
             self._log_start()
             while not self.should_exit:
@@ -478,6 +551,9 @@ class Daemon:
         return sent, left
 
     async def close(self) -> None:
+        if self._answering is not None:
+            self._answering.cancel()
+            await asyncio.gather(self._answering, return_exceptions=True)
         for part in (self.inbox, self.sender):
             try:
                 await part.close()

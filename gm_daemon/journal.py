@@ -80,6 +80,11 @@ def transport_text(config: Config) -> str:
     mail = config.mail
     if mail.transport == "maildir":
         return f"maildir (in {mail.maildir.inbox}, out {mail.maildir.outbox})"
+    if mail.transport == "lmtp":
+        lmtp, smtp = mail.lmtp, mail.smtp
+        assert smtp is not None  # the config guarantees it
+        where = lmtp.socket or f"{lmtp.host}:{lmtp.port}"
+        return f"lmtp (listening on {where}), smtp {smtp.host}:{smtp.port} ({smtp.security})"
     imap, smtp = mail.imap, mail.smtp
     assert imap is not None and smtp is not None  # the config guarantees both
     return (

@@ -73,7 +73,7 @@ def password_problems(config: Config) -> list[str]:
     path (``mail.imap.password_file: /etc/gm-daemon/imap-password does not exist``). Checked
     as the user running this process: ``check`` run as the service user proves what the
     daemon will be able to read."""
-    if config.mail.transport != "imap":
+    if config.mail.transport not in ("imap", "lmtp"):  # lmtp: [mail.smtp] only
         return []
     imap, smtp = config.mail.imap, config.mail.smtp
     problems = []
@@ -99,7 +99,7 @@ def _problem(key: str, secret: Secret, required: bool) -> str | None:
 
 def password_sources(config: Config) -> list[str]:
     """The key paths of the passwords in use, for ``check`` to say what it read."""
-    if config.mail.transport != "imap":
+    if config.mail.transport not in ("imap", "lmtp"):  # lmtp: [mail.smtp] only
         return []
     found = []
     for key, section in (("mail.imap", config.mail.imap), ("mail.smtp", config.mail.smtp)):

@@ -34,9 +34,16 @@ PLAYERS = {  # mailbox → (name in the game, personal code)
 }
 
 
-def _config(tmp_path: Path, stack: MailStack, every: str = f"{ROUND_SECONDS}s") -> Path:
+def _config(
+    tmp_path: Path, stack: MailStack, every: str = f"{ROUND_SECONDS}s", transport: str = "imap"
+) -> Path:
+    """The daemon reads the GM's mailbox over IMAP, or (``transport="lmtp"``) Postfix hands
+    the mail for ``stack.lmtp_gm`` to the daemon's LMTP socket."""
     secret = tmp_path / "gm-password"
     secret.write_text(stack.users[stack.gm])
+    address, servers = stack.gm, stack.servers_toml(secret, smtp_login=True)
+    if transport == "lmtp":
+        address, servers = stack.lmtp_gm, stack.lmtp_toml()
     players = "".join(
         f'[[games.players]]\nname = "{name}"\nemail = "{address}"\ncode = "{code}"\n\n'
         for address, (name, code) in PLAYERS.items()
@@ -49,10 +56,10 @@ database = "{tmp_path / "gm.sqlite"}"
 timezone = "Europe/Berlin"
 
 [mail]
-address = "{stack.gm}"
-transport = "imap"
+address = "{address}"
+transport = "{transport}"
 
-{stack.servers_toml(secret, smtp_login=True)}
+{servers}
 [[games]]
 id = "hn1"
 kind = "highnoon"
@@ -68,11 +75,11 @@ every = "{every}"
     return path
 
 
-def _orders(player: str, message_id: str | None = None) -> bytes:
+def _orders(player: str, message_id: str | None = None, to: str = "gm@gm.test") -> bytes:
     name, code = PLAYERS[player]
     msg = EmailMessage()
     msg["From"] = f"{name} <{player}>"
-    msg["To"] = "gm@gm.test"
+    msg["To"] = to
     msg["Subject"] = "[hn1] Befehle"
     msg["Message-ID"] = message_id or make_msgid(domain="players.test")
     msg.set_content(f"Code: {code}\nHerausforderungen: keine\n")

@@ -117,6 +117,8 @@ smtpd_relay_restrictions = reject_unauth_destination
 virtual_mailbox_domains = {gm_domain} {player_domain}
 virtual_mailbox_maps = texthash:{root}/postfix/etc/vmailbox
 virtual_transport = lmtp:unix:{root}/dovecot/run/lmtp
+# the daemon's own LMTP socket for the second GM address (transport "lmtp", docs/lmtp.md)
+transport_maps = texthash:{root}/postfix/etc/transport
 default_transport = error:outside mail is not deliverable from the test stack
 relay_transport = error:outside mail is not deliverable from the test stack
 smtp_dns_support_level = disabled
@@ -210,7 +212,14 @@ def render_postfix(stack: MailStack) -> None:
     os.chown(stack.root / "postfix" / "data", _uid("postfix"), grp.getgrnam("postfix").gr_gid)
     _write(etc / "main.cf", MAIN_CF.format(**_values(stack)))
     _write(etc / "master.cf", MASTER_CF.format(**_values(stack)))
-    _write(etc / "vmailbox", "".join(f"{address} ok\n" for address in stack.users))
+    addresses = [*stack.users, stack.lmtp_gm]
+    _write(etc / "vmailbox", "".join(f"{address} ok\n" for address in addresses))
+    _write(etc / "transport", f"{stack.lmtp_gm} lmtp:unix:{stack.lmtp_socket}\n")
+    # as docs/lmtp.md: the socket's directory belongs to the daemon, Postfix's group may enter
+    folder = stack.lmtp_socket.parent
+    folder.mkdir()
+    os.chown(folder, 0, grp.getgrnam("postfix").gr_gid)
+    folder.chmod(0o750)
 
 
 def _uid(name: str) -> int:

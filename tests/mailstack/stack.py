@@ -3,8 +3,9 @@
 Everything lives in one temp directory: rendered configs, TLS cert, mail, queue, logs. Nothing
 in /etc is read or changed. Dovecot serves IMAP (plain, STARTTLS offered), IMAPS, LMTP and
 SASL auth; Postfix accepts SMTP (plain, STARTTLS offered) and SMTPS for the virtual domains
-gm.test and players.test and hands every message to Dovecot over LMTP. Mail to any other
-domain is refused at RCPT time (no relaying), mail to unknown users as well.
+gm.test and players.test and hands every message to Dovecot over LMTP, except the mail for
+``gm-lmtp@gm.test``, which goes to a gm-daemon's own LMTP socket (transport "lmtp"). Mail to
+any other domain is refused at RCPT time (no relaying), mail to unknown users as well.
 
 Ports are picked free at start, and leftovers of earlier runs whose owner process died are
 stopped and removed first, so runs never collide.
@@ -58,6 +59,9 @@ class MailStack:
         self.users = {
             address: f"pw-{address.split('@')[0]}" for address in [self.gm, *self.players]
         }
+        # a second GM address whose mail Postfix hands to the daemon's LMTP socket, not to
+        # Dovecot (transport_maps): for the daemon on transport "lmtp"
+        self.lmtp_gm = f"gm-lmtp@{GM_DOMAIN}"
         self.host = HOST
         self._base = base or Path(tempfile.gettempdir())
         self.root = Path()
@@ -86,6 +90,20 @@ class MailStack:
             f'username = "{self.gm}"\npassword_file = "{password_file}"\n'
             f'ca_file = "{self.cert_path}"\n\n'
             f'[mail.smtp]\nhost = "{self.host}"\nport = {self.smtp_port}\n{smtp}'
+        )
+
+    @property
+    def lmtp_socket(self) -> Path:
+        """Where Postfix delivers ``lmtp_gm``'s mail: the daemon listens here."""
+        return self.root / "gm-daemon" / "lmtp.sock"
+
+    def lmtp_toml(self) -> str:
+        """The ``[mail.lmtp]`` and ``[mail.smtp]`` sections of a gm-daemon config on transport
+        "lmtp" with address ``lmtp_gm``: Postfix (user postfix) delivers to the socket, the
+        replies go out through the plain SMTP port."""
+        return (
+            f'[mail.lmtp]\nsocket = "{self.lmtp_socket}"\nsocket_group = "postfix"\n\n'
+            f'[mail.smtp]\nhost = "{self.host}"\nport = {self.smtp_port}\nsecurity = "none"\n'
         )
 
     @property
