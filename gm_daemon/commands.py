@@ -214,7 +214,11 @@ def _resign(mail: Mail, args: str, services: Services) -> Answer:
     if loaded.row.finished or store.note(f"left:{loaded.id}:{player.seat}") is not None:
         reason = "reason_finished" if loaded.row.finished else "reason_out"
         body = phrase(
-            lang, "not_participant", phase_label=loaded.label(), reason=phrase(lang, reason)
+            lang,
+            "not_participant",
+            phase_label=loaded.label(),
+            phase=loaded.phase(),
+            reason=phrase(lang, reason),
         )
         return Answer("resign-refused", services.notice(mail, "not_participant_subject", body))
     if fold(args.rstrip(".!")) not in _CONFIRMED:
