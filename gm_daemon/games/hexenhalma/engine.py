@@ -99,9 +99,6 @@ PICTURE = GameCommand(
 class Hexenhalma(RoundGame[Options, State, Orders]):
     kind: ClassVar[str] = "hexenhalma"
     title: ClassVar[Mapping[Lang, str]] = {"de": "Hexenhalma", "en": "Hexenhalma"}
-    Options = Options
-    State = State
-    Orders = Orders
     # What the game seed decides, for the welcome mail's commitment paragraph.
     seed_decides: ClassVar[Mapping[str, str]] = {"de": "die Lose", "en": "the lots"}
     # The result names the teams that sent nothing and what that meant; the daemon's own NMR

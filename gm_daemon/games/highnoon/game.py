@@ -22,9 +22,6 @@ class HighNoon(RoundGame[Options, State, Orders]):
 
     kind: ClassVar[str] = "highnoon"
     title: ClassVar[Mapping[Lang, str]] = {"de": "High Noon", "en": "High Noon"}
-    Options = Options
-    State = State
-    Orders = Orders
     # What the game seed decides, for the welcome mail's commitment paragraph.
     seed_decides: ClassVar[Mapping[str, str]] = {
         "de": "die Würfe und die Paarungen der ersten Runde",

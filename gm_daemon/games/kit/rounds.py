@@ -16,7 +16,7 @@ says so in its own ``leave`` and hands the bookkeeping to ``leave_after_round``.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar, get_args, get_origin
 
 from pydantic import BaseModel
 
@@ -61,15 +61,29 @@ L = TypeVar("L", bound=LeavingState)
 
 
 class RoundGame(Generic[Opt, S, Ord]):
-    """The phase facts of a game of simultaneous rounds. A subclass sets ``kind``,
-    ``title``, ``Options``, ``State`` and ``Orders`` and writes the rest of the protocol
-    (``gm_daemon/games/protocol.py``); it overrides a fact here only where its rules differ
-    (other ``header_words``, a label that says more than the round)."""
+    """The phase facts of a game of simultaneous rounds. A subclass names its models once,
+    ``class Game(RoundGame[Options, State, Orders])``, which become its ``Options``,
+    ``State`` and ``Orders`` (the daemon validates stored JSON with them); it sets ``kind``
+    and ``title`` and writes the rest of the protocol (``gm_daemon/games/protocol.py``). It
+    overrides a fact here only where its rules differ (other ``header_words``, a label that
+    says more than the round)."""
 
+    Options: type[Opt]
+    State: type[S]
+    Orders: type[Ord]
     resolves_on_receipt: ClassVar[bool] = False
     phase_types: ClassVar[tuple[str, ...]] = ("round",)
     # The words a player heads his mail with ("Runde: 3"); the label is read back by them.
     header_words: ClassVar[tuple[str, ...]] = ("Runde", "Round")
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for base in cls.__dict__.get("__orig_bases__", ()):
+            if get_origin(base) is RoundGame:
+                models = dict(zip(("Options", "State", "Orders"), get_args(base), strict=True))
+                for name, model in models.items():
+                    if isinstance(model, type) and name not in cls.__dict__:
+                        setattr(cls, name, model)
 
     def phase_number(self, state: S) -> int:
         return state.round

@@ -62,9 +62,6 @@ class PrimtraktorGame(RoundGame[Options, State, Orders]):
 
     kind: ClassVar[str] = "primtraktor"
     title: ClassVar[Mapping[str, str]] = {"de": "Primtraktorrennen", "en": "Prime Tractor Race"}
-    Options = Options
-    State = State
-    Orders = Orders
     # What the game seed decides, for the welcome mail's commitment paragraph.
     seed_decides: ClassVar[Mapping[str, str]] = {"de": "die Startfelder", "en": "the start cells"}
     # The report marks every NMR leg in its table of legs and says why an NMR tractor is
