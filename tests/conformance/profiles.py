@@ -34,6 +34,7 @@ def _ids(prefix: str, last: int) -> tuple[str, ...]:
 PROFILES: dict[str, Profile] = {
     "guess": Profile(options={"rounds": 3}),
     "hooks": Profile(options={"years": 2, "fields": ["Acker", "Wiese"]}),
+    "rounds": Profile(options={"rounds": 4}, players=4),
     "highnoon": Profile(
         players=4,
         rules=_ids("HN", 18) + _ids("TC-HN", 5),

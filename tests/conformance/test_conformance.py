@@ -21,7 +21,11 @@ from gm_daemon.rng import phase_rng
 from tests.conformance.profiles import PROFILES, Profile
 from tests.scenarios import load_scenarios, uncovered
 
-TEST_KINDS = {"guess": "tests.core.guessgame:GAME", "hooks": "tests.core.hookgame:GAME"}
+TEST_KINDS = {
+    "guess": "tests.core.guessgame:GAME",
+    "hooks": "tests.core.hookgame:GAME",
+    "rounds": "tests.kit.roundgame:GAME",  # the kit's round shape, as a new game starts
+}
 SEED = "conformance-seed"
 NAMES = ["Anna Alt", "Bert Bär", "Carla Cruz", "Dora Dietz", "Emil Ernst", "Fritz Fuchs"]
 

@@ -113,7 +113,7 @@ def random_orders(state: State, seat: str, rng: random.Random) -> Orders:
     for _ in range(rng.randint(0, player.cartridges) if opponents else 0):
         target = rng.choice(opponents)
         shots.setdefault(target, set()).add(rng.randint(1, 19))
-    others = [other for other in state.active_ids() if other != seat]
+    others = [other for other in state.playing() if other != seat]
     count = rng.randint(0, min(challenge_cap(player), len(others)))
     return Orders(
         shots={target: sorted(ks, reverse=True) for target, ks in shots.items()},

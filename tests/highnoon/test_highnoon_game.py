@@ -150,7 +150,7 @@ def test_random_challenges_mode_gives_everyone_two_or_more_duels() -> None:
     options = Options(round1_mode="random_challenges")
     for seed in range(20):
         state = GAME.start(options, SEATS, random.Random(seed))
-        counts = duel_counts(state.pairings, state.active_ids())
+        counts = duel_counts(state.pairings, state.playing())
         assert all(counts[seat] >= 2 for seat in counts)
         assert all(p.cartridges == 2 * counts[p.id] for p in state.players)
 
@@ -158,7 +158,7 @@ def test_random_challenges_mode_gives_everyone_two_or_more_duels() -> None:
 def test_the_cycle_gives_everyone_exactly_two_duels() -> None:
     for seed in range(20):
         state = GAME.start(Options(), SEATS, random.Random(seed))
-        assert set(duel_counts(state.pairings, state.active_ids()).values()) == {2}
+        assert set(duel_counts(state.pairings, state.playing()).values()) == {2}
     with pytest.raises(ValueError):
         cycle_pairings(["a", "b"])
 

@@ -55,7 +55,7 @@ def _echo_read_back(state: State, seat: str, orders: Orders, lang: str) -> Order
 
 def _check_invariants(before: State, after: State) -> None:
     assert all(p.cartridges >= 0 for p in after.players)
-    active = set(after.active_ids())
+    active = set(after.playing())
     assert all(p.life > 0 for p in after.players if p.active)
     assert all(x < y and {x, y} <= active for x, y in after.pairings)
     assert len(set(after.pairings)) == len(after.pairings)

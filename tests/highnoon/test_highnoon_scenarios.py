@@ -73,7 +73,7 @@ def run_start(data: dict[str, Any]) -> None:
     state = start_state(options, seats, rng)
     assert state.pairings == _pairs(expect["pairings"])
     _check_players(state, expect["players"])
-    counts = duel_counts(state.pairings, state.active_ids())
+    counts = duel_counts(state.pairings, state.playing())
     assert all(p.cartridges == options.p_per_duel * counts[p.id] for p in state.players)
     _check_rejected(state, data.get("rejected", []))
 

@@ -19,13 +19,12 @@ from gm_daemon.games.hexenhalma.reading import read_orders
 from gm_daemon.games.hexenhalma.rounds import all_views, play_round, ranking, view
 from gm_daemon.games.hexenhalma.words import say
 from gm_daemon.games.kit import layout, names
-from gm_daemon.games.kit.headers import numbered_header
+from gm_daemon.games.kit.rounds import RoundGame, leave_after_round
 from gm_daemon.games.protocol import (
     Accepted,
     Attachment,
     CommandError,
     GameCommand,
-    Header,
     Lang,
     Line,
     OrdersRejected,
@@ -36,7 +35,6 @@ from gm_daemon.games.protocol import (
     Seat,
 )
 
-HEADER_WORDS = ("Runde", "Round")
 WORD = {"de": "BILD", "en": "PICTURE"}
 
 
@@ -98,23 +96,16 @@ PICTURE = GameCommand(
 )
 
 
-class Hexenhalma:
+class Hexenhalma(RoundGame[Options, State, Orders]):
     kind: ClassVar[str] = "hexenhalma"
     title: ClassVar[Mapping[Lang, str]] = {"de": "Hexenhalma", "en": "Hexenhalma"}
-    Options = Options
-    State = State
-    Orders = Orders
-    resolves_on_receipt: ClassVar[bool] = False
     # What the game seed decides, for the welcome mail's commitment paragraph.
     seed_decides: ClassVar[Mapping[str, str]] = {"de": "die Lose", "en": "the lots"}
-    phase_types: ClassVar[tuple[str, ...]] = ("round",)
     # The result names the teams that sent nothing and what that meant; the daemon's own NMR
     # list would name them again (and speak to them as "Ihr Team").
     reports_nmr: ClassVar[bool] = True
     # What resigning (or being removed) means here; the confirmation request quotes it.
-    leave_means: ClassVar[Mapping[str, str]] = {
-        lang: say(lang, "leave_means") for lang in ("de", "en")
-    }
+    leave_means: ClassVar[Mapping[str, str]] = say.per_language("leave_means")
     commands: ClassVar[Sequence[GameCommand[Any]]] = (PICTURE,)
 
     # --- lifecycle -------------------------------------------------------------------
@@ -167,32 +158,11 @@ class Hexenhalma:
     def leave(self, state: State, seat: str) -> State:
         """Out from the next round: his team plays the round now running (his orders or
         NMR), then he fields none; his figures so far stay in the standings (HH-16)."""
-        if seat in state.left or seat in state.leaving:
-            return state.model_copy(deep=True)
-        return state.model_copy(update={"leaving": [*state.leaving, seat]}, deep=True)
+        return leave_after_round(state, seat)
 
     def final_ranking(self, state: State) -> list[list[str]]:
         """HH-16 on the rounds played so far."""
         return ranking(state)
-
-    # --- phase facts -----------------------------------------------------------------
-    def phase_number(self, state: State) -> int:
-        return state.round
-
-    def phase_type(self, state: State) -> str:
-        return "round"
-
-    def phase_label(self, state: State, lang: Lang) -> str:
-        return say(lang, "round", n=state.round)
-
-    def read_header(self, text: str, state: State) -> Header | None:
-        return numbered_header(text, HEADER_WORDS, state.round)
-
-    def owed(self, state: State) -> set[str]:
-        return set() if state.finished else set(state.playing())
-
-    def participants(self, state: State) -> set[str]:
-        return self.owed(state)
 
     # --- orders ----------------------------------------------------------------------
     def read_orders(

@@ -38,9 +38,7 @@ class Highlander:
     seed_decides: ClassVar[Mapping[str, str]] = {}
     phase_types: ClassVar[tuple[str, ...]] = PHASE_TYPES
     # What resigning (or being removed) means here; the confirmation request quotes it.
-    leave_means: ClassVar[Mapping[Lang, str]] = {
-        lang: PHRASES(lang, "leave_means") for lang in ("de", "en")
-    }
+    leave_means: ClassVar[Mapping[Lang, str]] = PHRASES.per_language("leave_means")
 
     # --- lifecycle -------------------------------------------------------------------
     def start(self, options: Options, seats: Sequence[Seat], rng: random.Random) -> State:

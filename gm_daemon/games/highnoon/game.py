@@ -13,29 +13,22 @@ from gm_daemon.games.highnoon.guide import example_name, example_orders, order_f
 from gm_daemon.games.highnoon.model import Options, Orders, State
 from gm_daemon.games.highnoon.rules import resolve_round, start_state
 from gm_daemon.games.highnoon.texts import say
-from gm_daemon.games.kit.headers import numbered_header
-from gm_daemon.games.protocol import Accepted, Header, Lang, Line, Report, Resolution, Seat
+from gm_daemon.games.kit.rounds import RoundGame, leave_after_round
+from gm_daemon.games.protocol import Accepted, Lang, Line, Report, Resolution, Seat
 
 
-class HighNoon:
+class HighNoon(RoundGame[Options, State, Orders]):
     """Simultaneous rounds; every active player owes orders; resolved at the deadline."""
 
     kind: ClassVar[str] = "highnoon"
     title: ClassVar[Mapping[Lang, str]] = {"de": "High Noon", "en": "High Noon"}
-    Options = Options
-    State = State
-    Orders = Orders
-    resolves_on_receipt: ClassVar[bool] = False
     # What the game seed decides, for the welcome mail's commitment paragraph.
     seed_decides: ClassVar[Mapping[str, str]] = {
         "de": "die Würfe und die Paarungen der ersten Runde",
         "en": "the dice rolls and the first round's pairings",
     }
-    phase_types: ClassVar[tuple[str, ...]] = ("round",)
     # What resigning (or being removed) means here; the confirmation request quotes it.
-    leave_means: ClassVar[Mapping[Lang, str]] = {
-        lang: say(lang, "leave_means") for lang in ("de", "en")
-    }
+    leave_means: ClassVar[Mapping[Lang, str]] = say.per_language("leave_means")
 
     # --- lifecycle -------------------------------------------------------------------
     def start(self, options: Options, seats: Sequence[Seat], rng: random.Random) -> State:
@@ -62,30 +55,11 @@ class HighNoon:
     def leave(self, state: State, seat: str) -> State:
         """Out from the next round: the round now running is fought with his orders (or
         none, HN-9), then he is out as if eliminated in it; his results stay."""
-        return rules.leave(state, seat)
+        return leave_after_round(state, seat)
 
     def final_ranking(self, state: State) -> list[list[str]]:
         """HN-18's ranking on the standings as they are."""
         return rules.ranking_now(state)
-
-    # --- phase facts -----------------------------------------------------------------
-    def phase_number(self, state: State) -> int:
-        return state.round
-
-    def phase_type(self, state: State) -> str:
-        return "round"
-
-    def phase_label(self, state: State, lang: Lang) -> str:
-        return say(lang, "round", round=state.round)
-
-    def read_header(self, text: str, state: State) -> Header | None:
-        return numbered_header(text, ("Runde", "Round"), state.round)
-
-    def owed(self, state: State) -> set[str]:
-        return set() if state.finished else set(state.active_ids())
-
-    def participants(self, state: State) -> set[str]:
-        return self.owed(state)
 
     # --- orders ----------------------------------------------------------------------
     def warm_up(self) -> None:

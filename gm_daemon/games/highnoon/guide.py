@@ -43,7 +43,7 @@ def example_orders(state: State, seat: str, lang: str) -> str:
         share = min(len(_POSITIONS), budget // len(opponents) + (i < budget % len(opponents)))
         shots = ", ".join(map(str, _POSITIONS[:share])) or say(lang, "none")
         lines.append(f"{state.player(opponent).name}: {shots}")
-    others = [p for p in state.active_ids() if p != seat]
+    others = [p for p in state.playing() if p != seat]
     others.sort(key=lambda p: p in opponents)  # a new opponent first: what challenges are for
     others = [state.player(p).name for p in others[:2]]
     if others:

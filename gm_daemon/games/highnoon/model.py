@@ -152,7 +152,8 @@ class State(BaseModel):
                 return player
         raise KeyError(seat)
 
-    def active_ids(self) -> list[str]:
+    def playing(self) -> list[str]:
+        """Who is not eliminated; one who leaves plays out the round now running."""
         return [p.id for p in self.players if p.active]
 
     def opponents(self, seat: str) -> list[str]:

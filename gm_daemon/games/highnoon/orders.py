@@ -282,7 +282,7 @@ def _challenges(reading: _Reading) -> list[str]:
 def _challenge_target(reading: _Reading, line: Line, written: str, kept: list[str]) -> str | None:
     """The seat a challenge names, or None after a warning saying why it is void."""
     lang, state = reading.lang, reading.state
-    active = [seat for seat in state.active_ids() if seat != reading.seat]
+    active = [seat for seat in state.playing() if seat != reading.seat]
     found = reading.resolve(written, set(active))
     targets = say(lang, "challenge.players.hint", names=", ".join(map(reading.name_of, active)))
     if not found and reading.near_miss(line, written, set(active), "challenge.unknown_name"):

@@ -42,7 +42,7 @@ def start_state(options: Options, seats: Sequence[Seat], rng: random.Random) -> 
 
 def credit_cartridges(state: State) -> None:
     """HN-4: +p_per_duel P for every duel a player has in the round just announced."""
-    counts = duel_counts(state.pairings, state.active_ids())
+    counts = duel_counts(state.pairings, state.playing())
     for player in state.players:
         if player.active:
             player.cartridges += state.options.p_per_duel * counts[player.id]
@@ -72,7 +72,7 @@ def _shots_fit(orders: Orders, opponents: set[str]) -> bool:
 
 
 def _challenges_fit(state: State, seat: str, targets: list[str]) -> bool:
-    active = set(state.active_ids())
+    active = set(state.playing())
     return (
         len(targets) == len(set(targets))
         and len(targets) <= challenge_cap(state.player(seat))
@@ -90,7 +90,7 @@ def resolve_round(state: State, orders: Mapping[str, Orders], dice: Dice) -> Sta
         result = fight(a, b, plans[a].shots.get(b, []), plans[b].shots.get(a, []), dice)
         settle(result, by_id[a], by_id[b])
         record.duels.append(result)
-    record.duel_counts = duel_counts(new.pairings, new.active_ids())
+    record.duel_counts = duel_counts(new.pairings, new.playing())
     record.penalties = _penalise(new, record.duel_counts)
     record.eliminated = _eliminate(new) + _let_leave(new)
     challenges = [(seat, target) for seat in plans for target in plans[seat].challenges]
@@ -99,7 +99,7 @@ def resolve_round(state: State, orders: Mapping[str, Orders], dice: Dice) -> Sta
         new.pairings = []
         new.ranking = final_ranking(new)
     else:
-        active = set(new.active_ids())
+        active = set(new.playing())
         record.challenges = [c for c in challenges if c[0] in active and c[1] in active]
         new.pairings = pairings_from_challenges(challenges, active)
         credit_cartridges(new)
@@ -111,7 +111,7 @@ def resolve_round(state: State, orders: Mapping[str, Orders], dice: Dice) -> Sta
 def _plans(state: State, orders: Mapping[str, Orders], record: RoundRecord) -> dict[str, Orders]:
     """Step 1 and HN-9: every active player's orders, in seat order; none or unusable = NMR."""
     plans: dict[str, Orders] = {}
-    for seat in state.active_ids():
+    for seat in state.playing():
         given = orders.get(seat)
         if given is not None and not orders_fit(state, seat, given):
             record.invalid_orders.append(seat)
@@ -148,14 +148,6 @@ def _let_leave(state: State) -> list[str]:
         player.eliminated_in_round = state.round
     state.leaving = []
     return [player.id for player in out]
-
-
-def leave(state: State, seat: str) -> State:
-    """The game's ``leave`` hook: out from the next round."""
-    new = state.model_copy(deep=True)
-    if new.player(seat).active and seat not in new.leaving:
-        new.leaving.append(seat)
-    return new
 
 
 def ranking_now(state: State) -> list[list[str]]:

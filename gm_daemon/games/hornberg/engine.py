@@ -57,9 +57,7 @@ class Hornberg:
     }
     phase_types: ClassVar[tuple[str, ...]] = ("turn",)
     # What resigning (or being removed) means here; the confirmation request quotes it.
-    leave_means: ClassVar[Mapping[Lang, str]] = {
-        lang: say(lang, "leave_means") for lang in ("de", "en")
-    }
+    leave_means: ClassVar[Mapping[Lang, str]] = say.per_language("leave_means")
 
     # --- lifecycle -------------------------------------------------------------------
     def start(self, options: Options, seats: Sequence[Seat], rng: random.Random) -> State:

@@ -5,6 +5,7 @@
 ``picture`` — the Pillow base (canvas, the one shipped font, labels that never overlap,
 PNG bytes, colours per seat);
 ``headers`` — the numbered phase header (``Runde: 3``) most games use;
+``rounds`` — the phase facts of a game of simultaneous rounds, as a base class;
 ``names`` — finding whom or what a player names, and the guess for a near miss.
 A new game starts from these instead of inventing its own.
 """

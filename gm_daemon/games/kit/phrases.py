@@ -58,6 +58,11 @@ class Phrases:
             values.setdefault("count", count)
         return entry.format(**values)
 
+    def per_language(self, key: str) -> dict[str, str]:
+        """The phrase in every language of the catalogue, for a game's class attribute that
+        the daemon reads per language (``leave_means``)."""
+        return {lang: self(lang, key) for lang in self.languages}
+
     def has(self, key: str) -> bool:
         return key in self.tables[FALLBACK]
 

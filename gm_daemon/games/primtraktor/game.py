@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from gm_daemon.games.kit.headers import numbered_header
+from gm_daemon.games.kit.rounds import RoundGame, leave_after_round
 from gm_daemon.games.primtraktor import ack, report
 from gm_daemon.games.primtraktor.events import GameEnded, dump_events, load_events
 from gm_daemon.games.primtraktor.manual import example_orders, order_format, rules_summary
@@ -31,7 +31,6 @@ from gm_daemon.games.primtraktor.texts import say
 from gm_daemon.games.protocol import (
     Accepted,
     Attachment,
-    Header,
     Line,
     OrdersRejected,
     Problem,
@@ -58,25 +57,18 @@ def _round_label(number: int, lang: str) -> str:
     return say(lang, "file_round", n=number)
 
 
-class PrimtraktorGame:
+class PrimtraktorGame(RoundGame[Options, State, Orders]):
     """Stateless: every call gets the state it works on."""
 
     kind: ClassVar[str] = "primtraktor"
     title: ClassVar[Mapping[str, str]] = {"de": "Primtraktorrennen", "en": "Prime Tractor Race"}
-    Options = Options
-    State = State
-    Orders = Orders
-    resolves_on_receipt: ClassVar[bool] = False
     # What the game seed decides, for the welcome mail's commitment paragraph.
     seed_decides: ClassVar[Mapping[str, str]] = {"de": "die Startfelder", "en": "the start cells"}
-    phase_types: ClassVar[tuple[str, ...]] = ("round",)
     # The report marks every NMR leg in its table of legs and says why an NMR tractor is
     # out; the daemon's own NMR list would name those players a second time.
     reports_nmr: ClassVar[bool] = True
     # What resigning (or being removed) means here; the confirmation request quotes it.
-    leave_means: ClassVar[Mapping[str, str]] = {
-        lang: say(lang, "leave_means") for lang in ("de", "en")
-    }
+    leave_means: ClassVar[Mapping[str, str]] = say.per_language("leave_means")
 
     # --- lifecycle -------------------------------------------------------------------
     def start(self, options: Options, seats: Sequence[Seat], rng: random.Random) -> State:
@@ -112,10 +104,7 @@ class PrimtraktorGame:
         """Out from the next round: his tractor drives the round now running (his orders or
         the NMR leg) and is eliminated after it ("left"); trail, cells and survival time
         stay, so his score so far counts."""
-        new = state.model_copy(deep=True)
-        if new.tractor(seat).active and seat not in new.leaving:
-            new.leaving.append(seat)
-        return new
+        return leave_after_round(state, seat)
 
     def final_ranking(self, state: State) -> list[list[str]]:
         """PT-17 – PT-19 on the board as it stands; a player who left counts as out now."""
@@ -125,25 +114,6 @@ class PrimtraktorGame:
             if tractor.active:
                 tractor.eliminated = Elimination(round=new.round, phase=0, reason="left")
         return ranking(new, final_scores(new))
-
-    # --- phase facts -----------------------------------------------------------------
-    def phase_number(self, state: State) -> int:
-        return state.round
-
-    def phase_type(self, state: State) -> str:
-        return "round"
-
-    def phase_label(self, state: State, lang: str) -> str:
-        return say(lang, "round", n=state.round)
-
-    def read_header(self, text: str, state: State) -> Header | None:
-        return numbered_header(text, ("Runde", "Round"), state.round)
-
-    def owed(self, state: State) -> set[str]:
-        return set() if state.finished else {t.seat for t in state.active()}
-
-    def participants(self, state: State) -> set[str]:
-        return self.owed(state)
 
     # --- orders ----------------------------------------------------------------------
     def read_orders(

@@ -205,3 +205,7 @@ class State(BaseModel):
 
     def active(self) -> list[Tractor]:
         return [t for t in self.tractors if t.active]
+
+    def playing(self) -> list[str]:
+        """The seats whose tractors still drive; one who leaves drives the round now running."""
+        return [t.seat for t in self.active()]
