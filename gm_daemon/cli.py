@@ -221,7 +221,7 @@ def _season_commands(command: Any) -> None:
 
 def _publish(options: argparse.Namespace) -> int:
     _, _, referee = _open(options)
-    after = referee.publish(options.game, reason_of(options))
+    after = referee.season.publish(options.game, reason_of(options))
     print(f"{options.game}: result published to every player")
     _print_next(referee, after)
     return 0
@@ -229,7 +229,7 @@ def _publish(options: argparse.Namespace) -> int:
 
 def _rollback(options: argparse.Namespace) -> int:
     _, _, referee = _open(options)
-    back = referee.roll_back(
+    back = referee.season.roll_back(
         options.game, options.to_phase, reason_of(options), options.drop_orders
     )
     kept = "dropped" if options.drop_orders else "kept"
@@ -244,7 +244,7 @@ def _rollback(options: argparse.Namespace) -> int:
 def _remove_player(options: argparse.Namespace) -> int:
     _, _, referee = _open(options)
     player = referee.find_player(options.game, options.player)
-    after = referee.remove_player(options.game, options.player, reason_of(options))
+    after = referee.season.remove_player(options.game, options.player, reason_of(options))
     print(f"{options.game}: {player.name} has left the game; every player is told")
     _print_next(referee, after)
     return 0
@@ -252,7 +252,7 @@ def _remove_player(options: argparse.Namespace) -> int:
 
 def _end(options: argparse.Namespace) -> int:
     _, _, referee = _open(options)
-    referee.end(options.game, reason_of(options))
+    referee.season.end(options.game, reason_of(options))
     print(f"{options.game}: ended; the ranking as it stands went to every player")
     return 0
 
@@ -652,7 +652,7 @@ def _announce(options: argparse.Namespace) -> int:
     else:
         game_ids = [options.game]
     for game_id in game_ids:
-        count = referee.announce(game_id, text)
+        count = referee.season.announce(game_id, text)
         print(f"{game_id}: message queued for {count} recipient(s)")
     return 0
 
@@ -671,11 +671,11 @@ def _absences(options: argparse.Namespace) -> int:
     running daemon sends that mail within a second)."""
     _, store, referee = _open(options)
     if options.drop is not None:
-        absence = referee.drop_absence(options.game, options.drop)
+        absence = referee.absence_register.drop(options.game, options.drop)
         print(f"{options.game}: absence #{absence.id} dropped; its player is told")
         return 0
     names = {p.seat: p.name for p in store.players(options.game)}
-    rows = referee.absences_of(options.game)
+    rows = referee.absence_register.running(options.game)
     for a in rows:
         announced = a.announced_at.astimezone(referee.tz).strftime("%Y-%m-%d %H:%M")
         print(

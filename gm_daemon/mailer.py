@@ -418,6 +418,15 @@ def with_reason(lang: str, text: str, reason: str | None) -> str:
     return text.rstrip() + "\n\n" + phrase(lang, "gm_reason", reason=" ".join(reason.split()))
 
 
+def with_deadline(loaded: Loaded, player: PlayerRow, deadline: str, note: str = "") -> Report:
+    """The seat's status report with the deadline now in force under it, and why it is not
+    the schedule's (``Referee.deadline_note``) when an absence moved it."""
+    report = loaded.engine.status(loaded.state, player.seat, loaded.lang)
+    line = phrase(loaded.lang, "next_deadline", phase_label=loaded.label(), deadline=deadline)
+    line += f"\n{note}" if note else ""
+    return replace(report, public=report.public.rstrip() + "\n\n" + line + "\n")
+
+
 def with_private(report: Report, seat: str) -> str:
     private = report.private.get(seat, "")
     return report.public.rstrip() + ("\n\n" + private.rstrip() if private.strip() else "") + "\n"
