@@ -321,24 +321,12 @@ class Referee:
         waiting = loaded.waiting_for()
         if waiting == loaded.row.waiting:
             return loaded
-        self.store.set_waiting(loaded.id, waiting)
         if waiting is not None:
+            self.store.set_waiting(loaded.id, waiting)
             self.store.set_deadline(loaded.id, None, override=False)
             self.gm_notices.waiting(loaded, waiting)
             return replace(loaded, row=replace(loaded.row, waiting=waiting, deadline_at=None))
-        now = self.clock()
-        deadline, remind_at = self._schedule(loaded.config, loaded.engine, loaded.state, now)
-        self.store.set_deadline(
-            loaded.id, deadline, override=False, remind_at=remind_at, started=now
-        )
-        row = replace(
-            loaded.row,
-            waiting=None,
-            deadline_at=deadline,
-            remind_at=remind_at,
-            phase_started_at=now,
-        )
-        loaded = replace(loaded, row=row)
+        loaded = self.start_phase(loaded)  # no longer waiting: stored there
         self.mailer.report_to_each(
             loaded,
             "phase-ready",
@@ -347,7 +335,9 @@ class Referee:
             ),
             "phase_ready",
         )
-        log.info("game %s: %s can start, deadline %s", loaded.id, loaded.label(), deadline)
+        log.info(
+            "game %s: %s can start, deadline %s", loaded.id, loaded.label(), loaded.row.deadline_at
+        )
         return loaded
 
     def start_phase(self, loaded: Loaded) -> Loaded:
