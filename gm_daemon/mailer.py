@@ -187,45 +187,42 @@ class Mailer:
             self.queue(None, "gm-notice", address, text, attachments=attachments)
 
     # --- game mails ----------------------------------------------------------------------
-    def welcome(self, loaded: Loaded, player: PlayerRow, deadline: str, commands: str) -> None:
-        """``loaded`` speaks the player's language (``Loaded.for_seat``)."""
-        report = loaded.engine.welcome(loaded.state, player.seat, loaded.lang)
-        text = render(
-            loaded.lang,
-            "welcome",
-            game_id=loaded.row.id,
-            title=loaded.title,
-            game_name=loaded.game_name(),
-            name=player.name,
-            code=player.code,
-            email=player.email,
-            game_text=with_private(report, player.seat),
-            commands=commands,
-            phase_label=loaded.label(),
-            deadline=deadline,
-            seed_text=seed_text(loaded),
-            site_link=self.site_link(loaded),
-        )
-        self.queue(loaded, "welcome", player, text, attachments=attachments(report, player.seat))
-
-    def welcome_observer(self, loaded: Loaded, observer: ObserverConfig) -> None:
-        """An observer's welcome: who plays and what he will get, no code (he sends no
-        orders) and no player's private part."""
-        view = loaded.speaking(observer.language or loaded.config.language)
+    def welcome(
+        self, loaded: Loaded, recipient: PlayerRow | ObserverConfig, commands: str = ""
+    ) -> None:
+        """A player's welcome, in his language: his code, his part of the game and the mail
+        ``commands``. An observer's: who plays and what he will get, no code (he sends no
+        orders) and no player's private part. Both name the phase running and its deadline,
+        the seed's commitment and the game's page."""
+        if isinstance(recipient, PlayerRow):
+            view = loaded.for_seat(recipient.seat)
+            report = view.engine.welcome(view.state, recipient.seat, view.lang)
+            template, to = "welcome", recipient
+            files = attachments(report, recipient.seat)
+            values = {
+                "code": recipient.code,
+                "email": recipient.email,
+                "game_text": with_private(report, recipient.seat),
+                "commands": commands,
+            }
+        else:
+            view = loaded.speaking(recipient.language or loaded.config.language)
+            template, to, files = "welcome-observer", recipient.email, []
+            values = {"players": "\n".join(f"  {p.name}" for p in view.players)}
         text = render(
             view.lang,
-            "welcome-observer",
+            template,
             game_id=view.row.id,
             title=view.title,
             game_name=view.game_name(),
-            name=observer.name,
-            players="\n".join(f"  {p.name}" for p in view.players),
+            name=recipient.name,
             phase_label=view.label(),
             deadline=self.deadline_text(view),
             seed_text=seed_text(view),
             site_link=self.site_link(view),
+            **values,
         )
-        self.queue(view, "welcome-observer", observer.email, text)
+        self.queue(view, template, to, text, attachments=files)
 
     def report_to_each(
         self,

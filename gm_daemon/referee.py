@@ -400,7 +400,7 @@ class Referee:
 
             for player in loaded.players:
                 view = loaded.for_seat(player.seat)
-                self.mailer.welcome(view, player, self.deadline_text(view), listing(view))
+                self.mailer.welcome(view, player, listing(view))
             self._welcome_observers(loaded)
             if waiting:
                 self.gm_notices.waiting(loaded, waiting)
@@ -422,7 +422,7 @@ class Referee:
         gets his welcome, once: the store remembers whom it welcomed."""
         for observer in loaded.config.observers:
             if not observer_welcomed(self.store, loaded.id, observer.email):
-                self.mailer.welcome_observer(loaded, observer)
+                self.mailer.welcome(loaded, observer)
                 set_observer_welcomed(self.store, loaded.id, observer.email, self.clock())
 
     # --- orders ------------------------------------------------------------------------
