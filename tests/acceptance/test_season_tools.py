@@ -17,7 +17,7 @@ from gm_daemon.daemon import Daemon
 from gm_daemon.texts import phrase
 from tests.acceptance.conftest import GAME, START
 from tests.acceptance.test_season_every_kind import send_examples, status
-from tests.daemon_harness import DaemonHarness
+from tests.daemon_harness import DaemonHarness, until
 from tests.scenarios import check_golden
 from tests.test_every_mail import GOLDEN, problems
 
@@ -175,21 +175,6 @@ def test_resigning_takes_a_confirmation_within_a_day(tmp_path: Path, lang: str) 
     assert words["asked"] not in refused["Subject"]
 
 
-def _mails(h: DaemonHarness, what: str, to: str = "") -> int:
-    h._collect()
-    return sum(what in m["Subject"] and to in m["To"] for m in h.sent)
-
-
-async def _until(condition, timeout: float = 10) -> float:  # type: ignore[no-untyped-def]
-    loop = asyncio.get_running_loop()
-    begin = loop.time()
-    while not condition():
-        if loop.time() - begin > timeout:
-            raise AssertionError("condition not reached in time")
-        await asyncio.sleep(0.02)
-    return loop.time() - begin
-
-
 @pytest.mark.parametrize(
     ("command", "expect"),
     [
@@ -212,10 +197,10 @@ def test_every_season_command_acts_on_a_running_daemon_within_a_second(
         daemon = Daemon(h.config_path)
         task = asyncio.create_task(daemon.run())
         await asyncio.sleep(0.5)  # the loop is waiting now
-        before = _mails(h, expect, "@example.org")
+        before = h.count_sent(expect, "@example.org")
         code, out = await asyncio.to_thread(h.cli, command[0], "--game", "hn1", *command[1:])
         assert code == 0, out
-        took = await _until(lambda: _mails(h, expect, "@example.org") > before)
+        took = await until(lambda: h.count_sent(expect, "@example.org") > before)
         daemon.request_exit()
         await asyncio.wait_for(task, timeout=10)
         return took
