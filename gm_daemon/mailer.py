@@ -174,7 +174,7 @@ class Mailer:
             reply = Reply(subject_key, body(view, player), purpose)
             self.notice(view, player, view.lang, reply)
         for observer in loaded.config.observers:
-            view = loaded.speaking(observer.language or loaded.config.language)
+            view = loaded.for_observer(observer)
             said = body(view, None)
             text = self.notice_to(view.lang, loaded.id, observer.name, subject_key, said)
             self.queue(view, purpose, observer.email, text)
@@ -206,7 +206,7 @@ class Mailer:
                 "commands": commands,
             }
         else:
-            view = loaded.speaking(recipient.language or loaded.config.language)
+            view = loaded.for_observer(recipient)
             template, to, files = "welcome-observer", recipient.email, []
             values = {"players": "\n".join(f"  {p.name}" for p in view.players)}
         text = render(
@@ -230,25 +230,36 @@ class Mailer:
         purpose: str,
         report_for: Callable[[Loaded, PlayerRow], Report],
         key: str,
+        *,
+        head: Callable[[Loaded, PlayerRow | None], str] | None = None,
+        skip: PlayerRow | None = None,
     ) -> None:
-        """A game's report (a new board, the state now) to every player, with his own part,
-        in his language; observers hear that the phase runs, with its deadline."""
+        """A game's report (a new board, the state now) to every player but ``skip``, with
+        his own part, in his language; observers hear that the phase runs, with its
+        deadline. ``head`` (what happened, for a player or None: an observer) goes first."""
         for player in loaded.players:
+            if skip is not None and player.seat == skip.seat:
+                continue
             view = loaded.for_seat(player.seat)
             report = report_for(view, player)
-            reply = Reply(f"{key}_subject", with_private(report, player.seat), purpose)
+            body = _headed(head(view, player) if head else "", with_private(report, player.seat))
             self.notice(
-                view, player, view.lang, reply, attachments=attachments(report, player.seat)
+                view,
+                player,
+                view.lang,
+                Reply(f"{key}_subject", body, purpose),
+                attachments=attachments(report, player.seat),
             )
         for observer in loaded.config.observers:
-            view = loaded.speaking(observer.language or loaded.config.language)
+            view = loaded.for_observer(observer)
             line = phrase(
                 view.lang,
                 "next_deadline",
                 phase_label=view.label(),
                 deadline=self.deadline_text(view),
             )
-            text = self.notice_to(view.lang, loaded.id, observer.name, f"{key}_subject", line)
+            body = _headed(head(view, None) if head else "", line)
+            text = self.notice_to(view.lang, loaded.id, observer.name, f"{key}_subject", body)
             self.queue(view, purpose, observer.email, text)
 
     def reminder(self, loaded: Loaded, player: PlayerRow, deadline: str, nmr_rule: str) -> None:
@@ -382,6 +393,10 @@ class Mailer:
             described = loaded.engine.describe_orders(loaded.state, seat, orders, lang)
             lines.append(f"- {names.get(seat, seat)}: " + described.strip().replace("\n", "\n  "))
         return "\n".join(lines) + "\n"
+
+
+def _headed(head: str, text: str) -> str:
+    return f"{head.rstrip()}\n\n{text}" if head.strip() else text
 
 
 def leaves_chance(loaded: Loaded) -> bool:

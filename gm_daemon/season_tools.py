@@ -20,7 +20,7 @@ from pydantic import BaseModel
 from gm_daemon.games.kit.layout import ranking_lines, wrap
 from gm_daemon.games.protocol import Resolution
 from gm_daemon.loaded import AnyGame, Loaded, final_ranking, leave, leave_meaning, take_options
-from gm_daemon.mailer import Reply, leaves_chance, with_deadline, with_private, with_reason
+from gm_daemon.mailer import leaves_chance, with_deadline, with_reason
 from gm_daemon.rng import commitment
 from gm_daemon.store import PlayerRow, forget_reminders, iso
 from gm_daemon.texts import phrase
@@ -302,37 +302,22 @@ class SeasonTools:
         (and why), then the game as this player sees it now with the deadline in force (an
         observer: the phase and its deadline)."""
         referee = self.referee
-        mailer = referee.mailer
-        for player in loaded.players:
-            if skip is not None and player.seat == skip.seat:
-                continue
-            view = loaded.for_seat(player.seat)
-            head = with_reason(view.lang, wrap(intro(view)), reason)
-            if player.seat == left:
+
+        def head(view: Loaded, player: PlayerRow | None) -> str:
+            text = with_reason(view.lang, wrap(intro(view)), reason)
+            if player is not None and player.seat == left:
                 meaning = leave_meaning(view.engine, view.lang)
-                head += "\n\n" + wrap(phrase(view.lang, "player_left_you", meaning=meaning))
-            report = with_deadline(view, player, referee.deadline_text(view))
-            body = head.rstrip() + "\n\n" + with_private(report, player.seat)
-            mailer.notice(
-                view,
-                player,
-                view.lang,
-                Reply(f"{key}_subject", body, key),
-                attachments=[*report.attachments, *report.private_attachments.get(player.seat, [])],
-            )
-        for observer in loaded.config.observers:
-            view = loaded.speaking(observer.language or loaded.config.language)
-            head = with_reason(view.lang, wrap(intro(view)), reason)
-            line = phrase(
-                view.lang,
-                "next_deadline",
-                phase_label=view.label(),
-                deadline=referee.deadline_text(view),
-            )
-            text = mailer.notice_to(
-                view.lang, loaded.id, observer.name, f"{key}_subject", f"{head}\n\n{line}\n"
-            )
-            mailer.queue(view, key, observer.email, text)
+                text += "\n\n" + wrap(phrase(view.lang, "player_left_you", meaning=meaning))
+            return text
+
+        referee.mailer.report_to_each(
+            loaded,
+            key,
+            lambda view, player: with_deadline(view, player, referee.deadline_text(view)),
+            key,
+            head=head,
+            skip=skip,
+        )
 
 
 def recorded(engine: AnyGame, record: Any) -> tuple[BaseModel, Resolution[Any, Any]]:
