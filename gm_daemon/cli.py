@@ -599,6 +599,12 @@ def _extend(options: argparse.Namespace) -> int:
     assert row is not None
     if row.finished:
         raise ValueError(f"{options.game} is finished; there is no deadline to move")
+    if row.preview_of is not None:  # publish counts the next deadline from its own moment
+        raise ValueError(
+            f"{options.game} waits for its previewed result and has no deadline to move: "
+            f"gm-daemon publish --game {options.game} starts the next phase with its deadline "
+            "(extend that one afterwards), or gm-daemon rollback discards the result"
+        )
     if options.until:
         until = _local_moment(options.until, config, "--until")
     else:

@@ -118,6 +118,30 @@ def test_a_preview_goes_to_the_gm_only_and_publish_sends_it_with_a_new_deadline(
     assert datetime.fromisoformat(str(row["deadline_at"])) >= h.now + timedelta(days=2)
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["extend", "--by", "1d"],  # the next deadline is counted from the publication
+        ["extend", "--until", "2026-12-24T18:00"],
+        ["remove-player", "--player", "Pech"],
+        ["end"],
+        ["resolve"],
+    ],
+)
+def test_while_a_preview_waits_what_would_tell_the_players_a_new_state_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    h = club(tmp_path, "de", preview=True)
+    send_examples(h, "highnoon", "de", "hn1")
+    h.run()
+    before = game_row(h)
+    code, out = h.cli(command[0], "--game", "hn1", *command[1:])
+    assert code == 1
+    assert "publish" in out + capsys.readouterr().err  # what to do instead
+    assert h.run() == []
+    assert game_row(h) == before
+
+
 @pytest.mark.parametrize("lang", ["de", "en"])
 def test_discarding_a_preview_goes_back_to_the_phase_with_or_without_its_orders(
     tmp_path: Path, lang: str
