@@ -19,8 +19,7 @@ from gm_daemon.absences import AbsenceProblem, read_request, shift
 from gm_daemon.cli import main as cli_main
 from gm_daemon.daemon import Daemon
 from gm_daemon.store import AbsenceRow
-from tests.core.test_acts_at_once import _mails, _until
-from tests.daemon_harness import DaemonHarness
+from tests.daemon_harness import DaemonHarness, until
 
 BERLIN = ZoneInfo("Europe/Berlin")
 NOW = datetime(2026, 12, 1, 11, 0, tzinfo=UTC)  # Tue 12:00 in Berlin; deadlines every 2 days
@@ -268,7 +267,7 @@ def test_dropping_an_absence_reaches_a_running_daemon_within_a_second(tmp_path):
         await asyncio.sleep(0.5)  # the loop is waiting now
         code, out = await asyncio.to_thread(h.cli, "absences", "--game", "g1", "--drop", "1")
         assert code == 0, out
-        took = await _until(lambda: _mails(h, "Absence") >= 2)
+        took = await until(lambda: h.count_sent("Absence") >= 2)
         daemon.request_exit()
         await asyncio.wait_for(task, timeout=10)
         return took
