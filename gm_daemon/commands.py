@@ -138,13 +138,16 @@ def _absent(mail: Mail, args: str, services: Services) -> Answer:
         elif request.action == "cancel":
             dropped = register.cancel(loaded.id, player.seat)
             key = "absence_cancelled" if dropped else "absence_none_to_cancel"
+            key = key if dropped or loaded.config.absences.enabled else "absence_off"
             body = phrase(lang, key, listing=_dates(dropped, lang))
             purpose = "absence-cancelled"
         else:
             body = _listing(mail, services)
             purpose = "absence-list"
     except AbsenceProblem as problem:
-        body = f"{phrase(lang, problem.key, **problem.values)}\n\n{phrase(lang, 'absence_usage')}"
+        body = phrase(lang, problem.key, **problem.values)
+        if problem.key != "absence_off":  # how to use a command the game does not offer: no
+            body += "\n\n" + phrase(lang, "absence_usage")
         purpose = "absence-refused"
     return Answer(purpose, services.notice(mail, "absence_subject", body))
 

@@ -226,8 +226,10 @@ def test_absences_are_listed_limited_and_cancelled(tmp_path, lang):
 def test_absences_switched_off(tmp_path, lang):
     h = harness(tmp_path, lang, absences="\n[games.absences]\nmax_days = 0\n")
     assert WORD[lang] not in h.body(h.mails_to(ANNA)[0])  # not offered in the welcome
-    answer = absent(h, lang, "2026-12-10")
-    assert ("keine Abwesenheiten vorgesehen" if lang == "de" else "has no absences") in answer
+    for args in ("2026-12-10", "", CANCEL[lang]):
+        answer = absent(h, lang, args)
+        assert ("keine Abwesenheiten vorgesehen" if lang == "de" else "has no absences") in answer
+        assert USAGE[lang] not in answer  # no how-to for a command the game does not offer
     h.advance(days=2)
     h.run()
     assert deadline(h) == "2026-12-05T12:00:00+01:00"
