@@ -562,7 +562,14 @@ def _site(options: argparse.Namespace) -> int:
 
     config, store, _ = _open(options)
     builder = SiteBuilder(config, store, options.out, clock=utc_now)
-    count = builder.everything()
+    try:
+        count = builder.everything()
+    except OSError as exc:  # a file where a folder should be, no space, no permission
+        where = exc.filename or builder.out
+        key = "--out" if options.out is not None else "[site] dir"
+        raise ValueError(
+            f"cannot write the site to {builder.out} ({key}): {where}: {exc.strerror or exc}"
+        ) from None
     print(f"{builder.out}: {count} game(s) written")
     return 0
 
