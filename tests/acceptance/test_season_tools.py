@@ -64,6 +64,14 @@ def club(tmp_path: Path, lang: str, *, preview: bool, now: datetime = START) -> 
     return h
 
 
+def previewed(tmp_path: Path, lang: str) -> tuple[DaemonHarness, list[EmailMessage]]:
+    """The club's game with ``preview = true`` after every player sent his example: the
+    last orders complete the round (resolve_early), and the run's mails are the preview."""
+    h = club(tmp_path, lang, preview=True)
+    send_examples(h, "highnoon", lang, "hn1")
+    return h, h.run()
+
+
 def subjects(mails: list[EmailMessage], to: str) -> list[str]:
     return [m["Subject"] for m in mails if to in m["To"]]
 
@@ -79,9 +87,7 @@ def test_a_preview_goes_to_the_gm_only_and_publish_sends_it_with_a_new_deadline(
     tmp_path: Path, lang: str
 ) -> None:
     words = WORDS[lang]
-    h = club(tmp_path, lang, preview=True)
-    send_examples(h, "highnoon", lang, "hn1")
-    mails = h.run()  # the last orders complete the round (resolve_early): a preview
+    h, mails = previewed(tmp_path, lang)
     previews = [m for m in mails if m["To"] == BOSS]
     assert len(previews) == 4 and all(words["preview"] in m["Subject"] for m in previews)
     assert not [m for m in mails if m["To"] != BOSS and words["result"] in m["Subject"]]
@@ -131,9 +137,7 @@ def test_a_preview_goes_to_the_gm_only_and_publish_sends_it_with_a_new_deadline(
 def test_while_a_preview_waits_what_would_tell_the_players_a_new_state_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]
 ) -> None:
-    h = club(tmp_path, "de", preview=True)
-    send_examples(h, "highnoon", "de", "hn1")
-    h.run()
+    h, _ = previewed(tmp_path, "de")
     before = game_row(h)
     code, out = h.cli(command[0], "--game", "hn1", *command[1:])
     assert code == 1
@@ -147,9 +151,7 @@ def test_discarding_a_preview_goes_back_to_the_phase_with_or_without_its_orders(
     tmp_path: Path, lang: str
 ) -> None:
     words = WORDS[lang]
-    h = club(tmp_path, lang, preview=True)
-    send_examples(h, "highnoon", lang, "hn1")
-    h.run()
+    h, _ = previewed(tmp_path, lang)
     # kept orders complete the round again at once (resolve_early): the same preview
     assert h.cli("rollback", "--game", "hn1")[0] == 0
     mails = h.run()
@@ -240,10 +242,9 @@ def test_the_season_mails_are_golden_fit_in_78_columns_and_speak_one_language(
     of a rollback, the question and the confirmation of a resignation, the notice to the
     others, and the end of the game."""
     words = WORDS[lang]
-    h = club(tmp_path, lang, preview=True)
-    send_examples(h, "highnoon", lang, "hn1")
+    h, mails = previewed(tmp_path, lang)
     kept: dict[str, EmailMessage] = {}
-    kept["preview"] = next(m for m in h.run() if m["To"] == BOSS)
+    kept["preview"] = next(m for m in mails if m["To"] == BOSS)
     h.cli("rollback", "--game", "hn1", "--drop-orders", "--reason", "Würfel geprüft")
     kept["rolled-back"] = h.run()[0]
     code = h.code("hn1", "A. Langsam")
