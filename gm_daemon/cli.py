@@ -628,17 +628,33 @@ def _extend(options: argparse.Namespace) -> int:
 
 
 def _pause(options: argparse.Namespace) -> int:
-    _, _, referee = _open(options)
+    _, store, referee = _open(options)
+    _refuse_needless_pause(store, options.game, True)
     referee.pause(options.game, True, reason_of(options))
     print(f"{options.game}: paused")
     return 0
 
 
 def _resume(options: argparse.Namespace) -> int:
-    _, _, referee = _open(options)
+    _, store, referee = _open(options)
+    _refuse_needless_pause(store, options.game, False)
     referee.pause(options.game, False, reason_of(options))
     print(f"{options.game}: running")
     return 0
+
+
+def _refuse_needless_pause(store: Store, game_id: str, pausing: bool) -> None:
+    """Every player is told of a pause and of a resumption (the latter that his mails
+    during the pause were not read): never for a game that is over, already paused, or
+    not paused at all."""
+    row = store.game(game_id)
+    assert row is not None
+    if row.finished:
+        raise ValueError(f"{game_id} is finished; there is nothing to pause or resume")
+    if pausing and row.paused:
+        raise ValueError(f"{game_id} is paused already; gm-daemon resume --game {game_id}")
+    if not pausing and not row.paused:
+        raise ValueError(f"{game_id} is not paused; there is nothing to resume")
 
 
 def _replace(options: argparse.Namespace) -> int:
