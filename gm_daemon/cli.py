@@ -606,6 +606,11 @@ def _extend(options: argparse.Namespace) -> int:
     assert row is not None
     if row.finished:
         raise ValueError(f"{options.game} is finished; there is no deadline to move")
+    if row.waiting:  # the phase gets its deadline when it can start, counted from then
+        raise ValueError(
+            f"{options.game} waits for the GM ({row.waiting}) and has no deadline to move; "
+            "once you supply it and reload, the phase starts with its own"
+        )
     if row.preview_of is not None:  # publish counts the next deadline from its own moment
         raise ValueError(
             f"{options.game} waits for its previewed result and has no deadline to move: "
