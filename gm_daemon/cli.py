@@ -221,7 +221,7 @@ def _season_commands(command: Any) -> None:
 
 def _publish(options: argparse.Namespace) -> int:
     _, _, referee = _open(options)
-    after = referee.publish(options.game, reason_of(options))
+    after = referee.season.publish(options.game, reason_of(options))
     print(f"{options.game}: result published to every player")
     _print_next(referee, after)
     return 0
@@ -229,7 +229,7 @@ def _publish(options: argparse.Namespace) -> int:
 
 def _rollback(options: argparse.Namespace) -> int:
     _, _, referee = _open(options)
-    back = referee.roll_back(
+    back = referee.season.roll_back(
         options.game, options.to_phase, reason_of(options), options.drop_orders
     )
     kept = "dropped" if options.drop_orders else "kept"
@@ -244,7 +244,7 @@ def _rollback(options: argparse.Namespace) -> int:
 def _remove_player(options: argparse.Namespace) -> int:
     _, _, referee = _open(options)
     player = referee.find_player(options.game, options.player)
-    after = referee.remove_player(options.game, options.player, reason_of(options))
+    after = referee.season.remove_player(options.game, options.player, reason_of(options))
     print(f"{options.game}: {player.name} has left the game; every player is told")
     _print_next(referee, after)
     return 0
@@ -252,7 +252,7 @@ def _remove_player(options: argparse.Namespace) -> int:
 
 def _end(options: argparse.Namespace) -> int:
     _, _, referee = _open(options)
-    referee.end(options.game, reason_of(options))
+    referee.season.end(options.game, reason_of(options))
     print(f"{options.game}: ended; the ranking as it stands went to every player")
     return 0
 
@@ -562,7 +562,14 @@ def _site(options: argparse.Namespace) -> int:
 
     config, store, _ = _open(options)
     builder = SiteBuilder(config, store, options.out, clock=utc_now)
-    count = builder.everything()
+    try:
+        count = builder.everything()
+    except OSError as exc:  # a file where a folder should be, no space, no permission
+        where = exc.filename or builder.out
+        key = "--out" if options.out is not None else "[site] dir"
+        raise ValueError(
+            f"cannot write the site to {builder.out} ({key}): {where}: {exc.strerror or exc}"
+        ) from None
     print(f"{builder.out}: {count} game(s) written")
     return 0
 
@@ -599,6 +606,17 @@ def _extend(options: argparse.Namespace) -> int:
     assert row is not None
     if row.finished:
         raise ValueError(f"{options.game} is finished; there is no deadline to move")
+    if row.waiting:  # the phase gets its deadline when it can start, counted from then
+        raise ValueError(
+            f"{options.game} waits for the GM ({row.waiting}) and has no deadline to move; "
+            "once you supply it and reload, the phase starts with its own"
+        )
+    if row.preview_of is not None:  # publish counts the next deadline from its own moment
+        raise ValueError(
+            f"{options.game} waits for its previewed result and has no deadline to move: "
+            f"gm-daemon publish --game {options.game} starts the next phase with its deadline "
+            "(extend that one afterwards), or gm-daemon rollback discards the result"
+        )
     if options.until:
         until = _local_moment(options.until, config, "--until")
     else:
@@ -615,17 +633,33 @@ def _extend(options: argparse.Namespace) -> int:
 
 
 def _pause(options: argparse.Namespace) -> int:
-    _, _, referee = _open(options)
+    _, store, referee = _open(options)
+    _refuse_needless_pause(store, options.game, True)
     referee.pause(options.game, True, reason_of(options))
     print(f"{options.game}: paused")
     return 0
 
 
 def _resume(options: argparse.Namespace) -> int:
-    _, _, referee = _open(options)
+    _, store, referee = _open(options)
+    _refuse_needless_pause(store, options.game, False)
     referee.pause(options.game, False, reason_of(options))
     print(f"{options.game}: running")
     return 0
+
+
+def _refuse_needless_pause(store: Store, game_id: str, pausing: bool) -> None:
+    """Every player is told of a pause and of a resumption (the latter that his mails
+    during the pause were not read): never for a game that is over, already paused, or
+    not paused at all."""
+    row = store.game(game_id)
+    assert row is not None
+    if row.finished:
+        raise ValueError(f"{game_id} is finished; there is nothing to pause or resume")
+    if pausing and row.paused:
+        raise ValueError(f"{game_id} is paused already; gm-daemon resume --game {game_id}")
+    if not pausing and not row.paused:
+        raise ValueError(f"{game_id} is not paused; there is nothing to resume")
 
 
 def _replace(options: argparse.Namespace) -> int:
@@ -652,7 +686,7 @@ def _announce(options: argparse.Namespace) -> int:
     else:
         game_ids = [options.game]
     for game_id in game_ids:
-        count = referee.announce(game_id, text)
+        count = referee.season.announce(game_id, text)
         print(f"{game_id}: message queued for {count} recipient(s)")
     return 0
 
@@ -671,11 +705,11 @@ def _absences(options: argparse.Namespace) -> int:
     running daemon sends that mail within a second)."""
     _, store, referee = _open(options)
     if options.drop is not None:
-        absence = referee.drop_absence(options.game, options.drop)
+        absence = referee.absence_register.drop(options.game, options.drop)
         print(f"{options.game}: absence #{absence.id} dropped; its player is told")
         return 0
     names = {p.seat: p.name for p in store.players(options.game)}
-    rows = referee.absences_of(options.game)
+    rows = referee.absence_register.running(options.game)
     for a in rows:
         announced = a.announced_at.astimezone(referee.tz).strftime("%Y-%m-%d %H:%M")
         print(

@@ -126,25 +126,28 @@ def _withdraw(mail: Mail, args: str, services: Services) -> Answer:
 def _absent(mail: Mail, args: str, services: Services) -> Answer:
     """ABWESEND: list, announce or cancel the sender's absences in this game."""
     loaded, player = mail.game, mail.sender
-    referee, lang = services.referee, loaded.lang
+    register, lang = services.referee.absence_register, loaded.lang
     try:
         request = read_request(args)
         if request.action == "add":
             assert request.first is not None and request.last is not None
-            absence = referee.announce_absence(loaded, player.seat, request.first, request.last)
+            absence = register.announce(loaded, player.seat, request.first, request.last)
             body = phrase(lang, "absence_taken", first=absence.first_day, last=absence.last_day)
             body += _running_phase_note(mail, services, absence)
             purpose = "absence-taken"
         elif request.action == "cancel":
-            dropped = referee.cancel_absences(loaded.id, player.seat)
+            dropped = register.cancel(loaded.id, player.seat)
             key = "absence_cancelled" if dropped else "absence_none_to_cancel"
+            key = key if dropped or loaded.config.absences.enabled else "absence_off"
             body = phrase(lang, key, listing=_dates(dropped, lang))
             purpose = "absence-cancelled"
         else:
             body = _listing(mail, services)
             purpose = "absence-list"
     except AbsenceProblem as problem:
-        body = f"{phrase(lang, problem.key, **problem.values)}\n\n{phrase(lang, 'absence_usage')}"
+        body = phrase(lang, problem.key, **problem.values)
+        if problem.key != "absence_off":  # how to use a command the game does not offer: no
+            body += "\n\n" + phrase(lang, "absence_usage")
         purpose = "absence-refused"
     return Answer(purpose, services.notice(mail, "absence_subject", body))
 
@@ -166,7 +169,7 @@ def _listing(mail: Mail, services: Services) -> str:
     loaded, lang = mail.game, mail.game.lang
     if not loaded.config.absences.enabled:
         return phrase(lang, "absence_off")
-    own = services.referee.absences_of(loaded.id, mail.sender.seat)
+    own = services.referee.absence_register.running(loaded.id, mail.sender.seat)
     limits = loaded.config.absences
     key = "absence_list" if own else "absence_list_none"
     text = phrase(lang, key, listing=_dates(own, lang))
@@ -230,7 +233,7 @@ def _resign(mail: Mail, args: str, services: Services) -> Answer:
     if asked is None or from_iso(asked) < services.clock() - RESIGN_WINDOW:
         body = phrase(lang, "resign_unasked")
         return Answer("resign-unasked", services.notice(mail, "resign_asked_subject", body))
-    services.referee.leave_locked(loaded, player.seat, None, resigned=True, answered=player)
+    services.referee.season.leave_locked(loaded, player.seat, None, resigned=True, answered=player)
     body = phrase(lang, "player_left_you", meaning=leave_meaning(loaded.engine, lang))
     return Answer("resigned", services.notice(mail, "resign_confirmed_subject", body))
 

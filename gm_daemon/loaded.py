@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from gm_daemon.config import GameConfig
+from gm_daemon.config import GameConfig, ObserverConfig
 from gm_daemon.games.protocol import Game, GameCommand
 from gm_daemon.store import GameRow, PlayerRow
 from gm_daemon.texts import phrase
@@ -45,6 +45,10 @@ class Loaded:
     def for_seat(self, seat: str) -> Loaded:
         """The game as its mails to this seat's player speak: in his language."""
         return self.speaking(self.config.language_of(seat))
+
+    def for_observer(self, observer: ObserverConfig) -> Loaded:
+        """The game as its mails to this observer speak: in his language, else the game's."""
+        return self.speaking(observer.language or self.config.language)
 
     def languages(self) -> list[str]:
         """Every language a mail of this game is written in: its players' and observers',

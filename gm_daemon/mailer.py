@@ -174,7 +174,7 @@ class Mailer:
             reply = Reply(subject_key, body(view, player), purpose)
             self.notice(view, player, view.lang, reply)
         for observer in loaded.config.observers:
-            view = loaded.speaking(observer.language or loaded.config.language)
+            view = loaded.for_observer(observer)
             said = body(view, None)
             text = self.notice_to(view.lang, loaded.id, observer.name, subject_key, said)
             self.queue(view, purpose, observer.email, text)
@@ -187,45 +187,42 @@ class Mailer:
             self.queue(None, "gm-notice", address, text, attachments=attachments)
 
     # --- game mails ----------------------------------------------------------------------
-    def welcome(self, loaded: Loaded, player: PlayerRow, deadline: str, commands: str) -> None:
-        """``loaded`` speaks the player's language (``Loaded.for_seat``)."""
-        report = loaded.engine.welcome(loaded.state, player.seat, loaded.lang)
-        text = render(
-            loaded.lang,
-            "welcome",
-            game_id=loaded.row.id,
-            title=loaded.title,
-            game_name=loaded.game_name(),
-            name=player.name,
-            code=player.code,
-            email=player.email,
-            game_text=with_private(report, player.seat),
-            commands=commands,
-            phase_label=loaded.label(),
-            deadline=deadline,
-            seed_text=seed_text(loaded),
-            site_link=self.site_link(loaded),
-        )
-        self.queue(loaded, "welcome", player, text, attachments=attachments(report, player.seat))
-
-    def welcome_observer(self, loaded: Loaded, observer: ObserverConfig) -> None:
-        """An observer's welcome: who plays and what he will get, no code (he sends no
-        orders) and no player's private part."""
-        view = loaded.speaking(observer.language or loaded.config.language)
+    def welcome(
+        self, loaded: Loaded, recipient: PlayerRow | ObserverConfig, commands: str = ""
+    ) -> None:
+        """A player's welcome, in his language: his code, his part of the game and the mail
+        ``commands``. An observer's: who plays and what he will get, no code (he sends no
+        orders) and no player's private part. Both name the phase running and its deadline,
+        the seed's commitment and the game's page."""
+        if isinstance(recipient, PlayerRow):
+            view = loaded.for_seat(recipient.seat)
+            report = view.engine.welcome(view.state, recipient.seat, view.lang)
+            template, to = "welcome", recipient
+            files = attachments(report, recipient.seat)
+            values = {
+                "code": recipient.code,
+                "email": recipient.email,
+                "game_text": with_private(report, recipient.seat),
+                "commands": commands,
+            }
+        else:
+            view = loaded.for_observer(recipient)
+            template, to, files = "welcome-observer", recipient.email, []
+            values = {"players": "\n".join(f"  {p.name}" for p in view.players)}
         text = render(
             view.lang,
-            "welcome-observer",
+            template,
             game_id=view.row.id,
             title=view.title,
             game_name=view.game_name(),
-            name=observer.name,
-            players="\n".join(f"  {p.name}" for p in view.players),
+            name=recipient.name,
             phase_label=view.label(),
             deadline=self.deadline_text(view),
             seed_text=seed_text(view),
             site_link=self.site_link(view),
+            **values,
         )
-        self.queue(view, "welcome-observer", observer.email, text)
+        self.queue(view, template, to, text, attachments=files)
 
     def report_to_each(
         self,
@@ -233,25 +230,36 @@ class Mailer:
         purpose: str,
         report_for: Callable[[Loaded, PlayerRow], Report],
         key: str,
+        *,
+        head: Callable[[Loaded, PlayerRow | None], str] | None = None,
+        skip: PlayerRow | None = None,
     ) -> None:
-        """A game's report (a new board, the state now) to every player, with his own part,
-        in his language; observers hear that the phase runs, with its deadline."""
+        """A game's report (a new board, the state now) to every player but ``skip``, with
+        his own part, in his language; observers hear that the phase runs, with its
+        deadline. ``head`` (what happened, for a player or None: an observer) goes first."""
         for player in loaded.players:
+            if skip is not None and player.seat == skip.seat:
+                continue
             view = loaded.for_seat(player.seat)
             report = report_for(view, player)
-            reply = Reply(f"{key}_subject", with_private(report, player.seat), purpose)
+            body = _headed(head(view, player) if head else "", with_private(report, player.seat))
             self.notice(
-                view, player, view.lang, reply, attachments=attachments(report, player.seat)
+                view,
+                player,
+                view.lang,
+                Reply(f"{key}_subject", body, purpose),
+                attachments=attachments(report, player.seat),
             )
         for observer in loaded.config.observers:
-            view = loaded.speaking(observer.language or loaded.config.language)
+            view = loaded.for_observer(observer)
             line = phrase(
                 view.lang,
                 "next_deadline",
                 phase_label=view.label(),
                 deadline=self.deadline_text(view),
             )
-            text = self.notice_to(view.lang, loaded.id, observer.name, f"{key}_subject", line)
+            body = _headed(head(view, None) if head else "", line)
+            text = self.notice_to(view.lang, loaded.id, observer.name, f"{key}_subject", body)
             self.queue(view, purpose, observer.email, text)
 
     def reminder(self, loaded: Loaded, player: PlayerRow, deadline: str, nmr_rule: str) -> None:
@@ -387,6 +395,10 @@ class Mailer:
         return "\n".join(lines) + "\n"
 
 
+def _headed(head: str, text: str) -> str:
+    return f"{head.rstrip()}\n\n{text}" if head.strip() else text
+
+
 def leaves_chance(loaded: Loaded) -> bool:
     """False for a game whose engine says its seed decides nothing (``seed_decides`` empty):
     such a game promises no seed in the welcome and reveals none at the end."""
@@ -416,6 +428,15 @@ def with_reason(lang: str, text: str, reason: str | None) -> str:
     if not reason or not reason.strip():
         return text
     return text.rstrip() + "\n\n" + phrase(lang, "gm_reason", reason=" ".join(reason.split()))
+
+
+def with_deadline(loaded: Loaded, player: PlayerRow, deadline: str, note: str = "") -> Report:
+    """The seat's status report with the deadline now in force under it, and why it is not
+    the schedule's (``Referee.deadline_note``) when an absence moved it."""
+    report = loaded.engine.status(loaded.state, player.seat, loaded.lang)
+    line = phrase(loaded.lang, "next_deadline", phase_label=loaded.label(), deadline=deadline)
+    line += f"\n{note}" if note else ""
+    return replace(report, public=report.public.rstrip() + "\n\n" + line + "\n")
 
 
 def with_private(report: Report, seat: str) -> str:

@@ -5,6 +5,8 @@ Starting a game, feeding it the GM's changed options, resolving a phase, remindi
 players, storing and withdrawing orders and the GM's overrides all live here, between the
 pure engines and the store. Nothing here touches the network, and time comes from the
 injected clock. A game is loaded once per unit of work (a mail, a resolution) and handed on.
+The GM's tools for a season (``season_tools``), his notices (``gm_notices``) and the absences
+a game keeps (``absence_register``) are modules of their own that work through a referee.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import secrets
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import replace
-from datetime import date, datetime, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -23,31 +25,30 @@ from zoneinfo import ZoneInfo
 from pydantic import BaseModel
 
 from gm_daemon import absences, safemode
+from gm_daemon.absence_register import AbsenceRegister
 from gm_daemon.config import Config, GameConfig
 from gm_daemon.deadlines import local_text, next_deadline
 from gm_daemon.games import find_game
-from gm_daemon.games.kit.layout import ranking_lines, wrap
-from gm_daemon.games.protocol import Report, Resolution, Seat
-from gm_daemon.loaded import (
-    AnyGame,
-    Loaded,
-    final_ranking,
-    leave,
-    leave_meaning,
-    take_options,
-    waiting_for,
-    warm_up,
+from gm_daemon.games.protocol import Resolution, Seat
+from gm_daemon.gm_notices import GmNotices
+from gm_daemon.loaded import AnyGame, Loaded, take_options, waiting_for, warm_up
+from gm_daemon.mailer import (
+    Mailer,
+    Reply,
+    leaves_chance,
+    named_for,
+    with_deadline,
+    with_private,
+    with_reason,
 )
-from gm_daemon.mailer import Mailer, Reply, leaves_chance, named_for, with_private, with_reason
 from gm_daemon.rng import commitment, new_seed, phase_rng
+from gm_daemon.season_tools import END_TRIGGER, SeasonTools, ended_text, recorded
 from gm_daemon.store import (
     AbsenceRow,
     GameRow,
     PlayerRow,
     Store,
     add_reminders_sent,
-    forget_reminders,
-    iso,
     observer_welcomed,
     paused_at,
     refused_while_paused,
@@ -60,7 +61,6 @@ from gm_daemon.texts import phrase
 log = logging.getLogger(__name__)
 
 NOT_IN_CONFIG = "not in the config"
-END_TRIGGER = "ended by the GM"  # the trigger of the record ``gm-daemon end`` leaves
 
 # Games whose validated state is kept (see ``Referee._states``): enough for the games a
 # burst of mail is for; a thousand idle games are not held in memory.
@@ -93,6 +93,11 @@ class Referee:
         # Sharing one object is safe because no engine changes a state it is given
         # (tests/conformance: test_no_call_changes_the_state_it_is_given).
         self._states: OrderedDict[str, tuple[str, str, BaseModel]] = OrderedDict()
+        # The GM's tools for a season, his notices and the absences kept, each on this
+        # referee's store, clock and mailer.
+        self.season = SeasonTools(self)
+        self.gm_notices = GmNotices(self)
+        self.absence_register = AbsenceRegister(self)
 
     @property
     def tz(self) -> ZoneInfo:
@@ -316,52 +321,50 @@ class Referee:
         waiting = loaded.waiting_for()
         if waiting == loaded.row.waiting:
             return loaded
-        self.store.set_waiting(loaded.id, waiting)
         if waiting is not None:
+            self.store.set_waiting(loaded.id, waiting)
             self.store.set_deadline(loaded.id, None, override=False)
-            self._tell_gm_waiting(loaded, waiting)
+            self.gm_notices.waiting(loaded, waiting)
             return replace(loaded, row=replace(loaded.row, waiting=waiting, deadline_at=None))
+        loaded = self.start_phase(loaded)  # no longer waiting: stored there
+        self.mailer.report_to_each(
+            loaded,
+            "phase-ready",
+            lambda view, p: with_deadline(
+                view, p, self.deadline_text(view), self.deadline_note(view)
+            ),
+            "phase_ready",
+        )
+        log.info(
+            "game %s: %s can start, deadline %s", loaded.id, loaded.label(), loaded.row.deadline_at
+        )
+        return loaded
+
+    def start_phase(self, loaded: Loaded) -> Loaded:
+        """The current phase starts now: its deadline counted from this moment, or none
+        while the game waits for the GM (or is over)."""
+        if loaded.row.finished:
+            return loaded
         now = self.clock()
-        deadline, remind_at = self._schedule(loaded.config, loaded.engine, loaded.state, now)
+        waiting = loaded.waiting_for()
+        self.store.set_waiting(loaded.id, waiting)
+        deadline, remind_at = (
+            (None, None)
+            if waiting
+            else self._schedule(loaded.config, loaded.engine, loaded.state, now)
+        )
         self.store.set_deadline(
             loaded.id, deadline, override=False, remind_at=remind_at, started=now
         )
         row = replace(
             loaded.row,
-            waiting=None,
+            waiting=waiting,
             deadline_at=deadline,
             remind_at=remind_at,
             phase_started_at=now,
+            deadline_override=False,
         )
-        loaded = replace(loaded, row=row)
-        self.mailer.report_to_each(
-            loaded,
-            "phase-ready",
-            lambda view, p: _with_deadline(
-                view, p, self.deadline_text(view), self.deadline_note(view)
-            ),
-            "phase_ready",
-        )
-        log.info("game %s: %s can start, deadline %s", loaded.id, loaded.label(), deadline)
-        return loaded
-
-    def _tell_gm_waiting(self, loaded: Loaded, waiting: str) -> None:
-        """The GM's notes are in English, whatever the game's language: the missing piece is
-        asked of the engine again in English."""
-        log.warning("game %s: %s waits for the GM: %s", loaded.id, loaded.label(), waiting)
-        label = loaded.engine.phase_label(loaded.state, "en")
-        what = waiting_for(loaded.engine, loaded.state, "en") or waiting
-        self.mailer.tell_gm(
-            f"{loaded.id}: {label} waits for you",
-            wrap(
-                f"Game {loaded.id}: {label} cannot start until you supply {what}.\n\n"
-                f"Add it to the game's options ([games.options] of game {loaded.id} in the "
-                "config) and reload the daemon (systemctl reload gm-daemon, or SIGHUP): "
-                f"{label} then starts at once, and every player gets a mail with the deadline. "
-                "Until then no deadline runs and no reminder goes out; a player who writes is "
-                "told what is missing.\n"
-            ),
-        )
+        return replace(loaded, row=row)
 
     def start_game(self, config: GameConfig) -> None:
         engine = find_game(config.kind)
@@ -397,10 +400,10 @@ class Referee:
 
             for player in loaded.players:
                 view = loaded.for_seat(player.seat)
-                self.mailer.welcome(view, player, self.deadline_text(view), listing(view))
+                self.mailer.welcome(view, player, listing(view))
             self._welcome_observers(loaded)
             if waiting:
-                self._tell_gm_waiting(loaded, waiting)
+                self.gm_notices.waiting(loaded, waiting)
         log.info("game %s started (%s, %d players)", config.id, config.kind, len(seats))
 
     def _start_moment(self, config: GameConfig, engine: AnyGame, state: BaseModel) -> datetime:
@@ -419,7 +422,7 @@ class Referee:
         gets his welcome, once: the store remembers whom it welcomed."""
         for observer in loaded.config.observers:
             if not observer_welcomed(self.store, loaded.id, observer.email):
-                self.mailer.welcome_observer(loaded, observer)
+                self.mailer.welcome(loaded, observer)
                 set_observer_welcomed(self.store, loaded.id, observer.email, self.clock())
 
     # --- orders ------------------------------------------------------------------------
@@ -476,15 +479,15 @@ class Referee:
         if after is None:
             return None
         if loaded.config.preview:
-            after = self._hold_for_preview(loaded, after, resolution, defaults)
-            self._tell_gm_missing(loaded, nmr)
+            after = self.season.hold_for_preview(loaded, after, resolution, defaults)
+            self.gm_notices.missing(loaded, nmr)
         else:
             self.mailer.results(
-                loaded, after, resolution, defaults, lambda view: self._closing(view, resolution)
+                loaded, after, resolution, defaults, lambda view: self.closing(view, resolution)
             )
-            self._tell_gm_missing(loaded, nmr)
+            self.gm_notices.missing(loaded, nmr)
             if after.row.waiting:
-                self._tell_gm_waiting(after, after.row.waiting)
+                self.gm_notices.waiting(after, after.row.waiting)
         log.info(
             "game %s: %s resolved (%s, NMR: %s); next: %s, deadline %s",
             row.id,
@@ -563,7 +566,7 @@ class Referee:
         )
         return replace(loaded, row=new_row, state=new_state)
 
-    def _closing(self, after: Loaded, resolution: Resolution[Any, Any]) -> str:
+    def closing(self, after: Loaded, resolution: Resolution[Any, Any]) -> str:
         lang = after.lang
         if resolution.finished:
             seed, promise = after.row.seed, commitment(after.row.seed)
@@ -726,19 +729,6 @@ class Referee:
 
         return said
 
-    def announce(self, game_id: str, text: str) -> int:
-        """The GM's own words to every player and observer of a game, in its thread; the
-        number of mails queued."""
-        with self.store.transaction():
-            loaded = self.load(game_id)
-            if loaded is None:
-                raise LookupError(f"no game {game_id!r} in the config")
-            body = text.strip() + "\n"
-            self.mailer.to_everyone(
-                loaded, "announcement", "announcement_subject", lambda view, player: body
-            )
-        return len(loaded.players) + len(loaded.config.observers)
-
     def release(self, game_id: str) -> None:
         """The GM takes a held game back (``gm-daemon resolve`` tries it again)."""
         self.store.set_held(game_id, None)
@@ -757,7 +747,7 @@ class Referee:
             assert loaded is not None
             player = loaded.player(player.seat)
             view = loaded.for_seat(player.seat)
-            report = _with_deadline(view, player, self.deadline_text(view))
+            report = with_deadline(view, player, self.deadline_text(view))
             body = phrase(view.lang, "replaced", code=player.code, email=player.email)
             body = with_reason(view.lang, body, reason)
             body += "\n\n" + with_private(report, player.seat)
@@ -792,438 +782,6 @@ class Referee:
             )
         return next(p for p in players if p.seat == matches[0])
 
-    # --- absences ----------------------------------------------------------------------
-    def today(self) -> date:
-        return self.clock().astimezone(self.tz).date()
-
-    def absences_of(self, game_id: str, seat: str | None = None) -> list[AbsenceRow]:
-        """Absences that have not ended and were not dropped, of one seat or of all."""
-        today = self.today()
-        rows = absences.running(self.store.absences(game_id, today), today)
-        return [a for a in rows if seat is None or a.seat == seat]
-
-    def announce_absence(self, loaded: Loaded, seat: str, first: date, last: date) -> AbsenceRow:
-        """Raises ``AbsenceProblem`` for an absence the game's limits do not allow. The
-        running phase's deadline stays: the phase began before the absence was known."""
-        announced = len(self.absences_of(loaded.id, seat))
-        absences.check_new(first, last, self.today(), loaded.config.absences, announced)
-        self.store.add_absence(loaded.id, seat, first, last, self.clock())
-        return next(a for a in reversed(self.absences_of(loaded.id, seat)) if a.first_day == first)
-
-    def cancel_absences(self, game_id: str, seat: str) -> list[AbsenceRow]:
-        dropped = self.absences_of(game_id, seat)
-        self.store.drop_absences(game_id, [a.id for a in dropped], self.clock())
-        return dropped
-
-    def drop_absence(self, game_id: str, absence_id: int) -> AbsenceRow:
-        """The GM strikes an absence; its player is told. Like one the player cancels, it
-        no longer moves the deadlines of phases that begin from now on."""
-        with self.store.transaction():
-            absence = next((a for a in self.absences_of(game_id) if a.id == absence_id), None)
-            if absence is None:
-                known = ", ".join(f"#{a.id}" for a in self.absences_of(game_id)) or "none"
-                raise LookupError(
-                    f"{game_id} has no running absence #{absence_id} (running: {known}; "
-                    f"see gm-daemon absences --game {game_id})"
-                )
-            self.store.drop_absences(game_id, [absence_id], self.clock())
-            loaded = self.load(game_id)
-            if loaded is not None:
-                view, player = loaded.for_seat(absence.seat), loaded.player(absence.seat)
-                body = phrase(
-                    view.lang, "absence_dropped", first=absence.first_day, last=absence.last_day
-                )
-                reply = Reply("absence_subject", body, "absence-dropped")
-                self.mailer.notice(view, player, view.lang, reply)
-        return absence
-
-    # --- notices to the GM --------------------------------------------------------------
-    def _tell_gm_missing(self, loaded: Loaded, nmr: list[str]) -> None:
-        """After a resolution: a game where no one who owed orders sent any, and a player who
-        has now missed two phases of his in a row, are named to the GM, each once (until
-        orders come again), with the command that would hand the seat on."""
-        owed = loaded.engine.owed(loaded.state)
-        missed = set(nmr)
-        silent_key = f"gm-told-silent:{loaded.id}"
-        silent = len(owed) >= 2 and owed <= missed
-        if not silent:
-            self.store.set_note(silent_key, None)
-        elif self.store.note(silent_key) is None:
-            self.store.set_note(silent_key, loaded.label())
-            self._tell_gm_silent(loaded)
-        for seat in sorted(owed):
-            key, told = f"missed:{loaded.id}:{seat}", f"gm-told-missed:{loaded.id}:{seat}"
-            if seat not in missed:
-                self.store.set_note(key, None)
-                self.store.set_note(told, None)
-                continue
-            count = int(self.store.note(key) or 0) + 1
-            self.store.set_note(key, str(count))
-            if count >= 2 and not silent and self.store.note(told) is None:
-                self.store.set_note(told, loaded.label())
-                self._tell_gm_missed(loaded, seat)
-
-    def _replace_command(self, game_id: str, name: str) -> str:
-        config = str(self.config_path) if self.config_path else "CONFIG"
-        return (
-            f'gm-daemon replace-player --config {config} --game {game_id} --player "{name}" '
-            "--email NEW@ADDRESS"
-        )
-
-    def _tell_gm_missed(self, loaded: Loaded, seat: str) -> None:
-        player = loaded.player(seat)
-        lang = loaded.lang
-        values = {
-            "game_id": loaded.id,
-            "name": player.name,
-            "email": player.email,
-            "phase_label": loaded.label(),
-            "command": self._replace_command(loaded.id, player.name),
-        }
-        log.warning("game %s: %s missed two phases in a row", loaded.id, player.name)
-        self.mailer.tell_gm(
-            phrase(lang, "gm_missed_subject", **values), phrase(lang, "gm_missed", **values) + "\n"
-        )
-
-    def _tell_gm_silent(self, loaded: Loaded) -> None:
-        lang = loaded.lang
-        config = str(self.config_path) if self.config_path else "CONFIG"
-        commands = "\n".join(
-            "  " + self._replace_command(loaded.id, p.name)
-            for p in loaded.players
-            if p.seat in loaded.engine.owed(loaded.state)
-        )
-        values = {
-            "game_id": loaded.id,
-            "phase_label": loaded.label(),
-            "pause": f"gm-daemon pause --config {config} --game {loaded.id}",
-            "commands": commands,
-        }
-        log.warning("game %s: nobody sent orders for %s", loaded.id, loaded.label())
-        self.mailer.tell_gm(
-            phrase(lang, "gm_silent_subject", **values), phrase(lang, "gm_silent", **values) + "\n"
-        )
-
-    # --- a season's GM tools: preview, rollback, a player leaving, ending now -------------
-    def _hold_for_preview(
-        self,
-        before: Loaded,
-        after: Loaded,
-        resolution: Resolution[Any, Any],
-        defaults: dict[str, BaseModel],
-    ) -> Loaded:
-        """The results go to the GM only; the game waits (no deadline, no reminder) until
-        ``publish`` sends them or ``rollback`` discards them."""
-        self.store.set_preview(after.id, before.row.phase)
-        self.store.set_deadline(after.id, None, override=False)
-        row = replace(after.row, preview_of=before.row.phase, deadline_at=None, remind_at=None)
-        after = replace(after, row=row)
-
-        def closing(view: Loaded) -> str:
-            if resolution.finished:
-                return self._closing(view, resolution)
-            return "\n" + phrase(view.lang, "preview_deadline") + "\n"
-
-        self.mailer.results(before, after, resolution, defaults, closing, preview=True)
-        log.info("game %s: %s resolved as a preview for the GM", after.id, before.label())
-        return after
-
-    def publish(self, game_id: str, reason: str | None = None) -> Loaded:
-        """The previewed results to every player; the next phase starts now."""
-        with self.store.transaction():
-            loaded = self._running(game_id, finished_ok=True)
-            phase = loaded.row.preview_of
-            if phase is None:
-                raise ValueError(f"{game_id} has no result waiting to be published")
-            record = self.store.phase_record(game_id, phase)
-            assert record is not None, "a preview always has its phase record"
-            before_state, resolution = self._recorded(loaded.engine, record)
-            before = replace(
-                loaded, state=before_state, row=replace(loaded.row, phase=phase, preview_of=None)
-            )
-            nmr = json.loads(record["nmr"])
-            orders = json.loads(record["orders"])
-            defaults = {s: loaded.engine.Orders.model_validate(orders[s]) for s in nmr}
-            self.store.set_preview(game_id, None)
-            after = self._take_options(replace(loaded, row=replace(loaded.row, preview_of=None)))
-            after = self._start_phase(after)
-            self.mailer.results(
-                before,
-                after,
-                resolution,
-                defaults,
-                lambda view: _reason_line(view.lang, reason) + self._closing(view, resolution),
-            )
-            if after.row.waiting and not after.row.finished:
-                self._tell_gm_waiting(after, after.row.waiting)
-        return after
-
-    def _take_options(self, loaded: Loaded) -> Loaded:
-        """What the config gave while the result was previewed (the next board), before
-        the next phase starts; a refusal keeps the state (the next reload says why)."""
-        if loaded.row.finished:
-            return loaded
-        try:
-            state = take_options(loaded.engine, loaded.state, loaded.config.parsed_options())
-        except ValueError:
-            return loaded
-        if state != loaded.state:
-            self.store.set_state(loaded.id, state.model_dump(mode="json"))
-            loaded = replace(loaded, state=state)
-        return loaded
-
-    def roll_back(
-        self,
-        game_id: str,
-        to_phase: int | None = None,
-        reason: str | None = None,
-        drop_orders: bool = False,
-    ) -> Loaded:
-        """Back to the start of ``to_phase`` (a pending preview's phase without it) as it
-        was stored; what was resolved from there on stays in the record, void. The phase
-        resolves again with the seed's and the phase's rng, so the same orders give the
-        same result."""
-        with self.store.transaction():
-            loaded = self._running(game_id, finished_ok=True)
-            if to_phase is None:
-                to_phase = loaded.row.preview_of
-                if to_phase is None:
-                    raise ValueError(
-                        f"{game_id} has no preview to discard; name the phase: --to-phase N"
-                    )
-            record = self.store.phase_record(game_id, to_phase)
-            if record is None:
-                raise LookupError(
-                    f"{game_id} has no resolved phase {to_phase} to go back to (now: phase "
-                    f"{loaded.row.phase}; gm-daemon status shows it)"
-                )
-            state = json.loads(record["state_before"])
-            self.store.roll_back(game_id, to_phase, state, self.clock(), reason, drop_orders)
-            self._forget_leaving(loaded, to_phase)
-            forget_reminders(self.store, game_id)
-            back = self.load(game_id)
-            assert back is not None
-            back = self._start_phase(self._take_options(back))
-            key = "rolled_back_dropped" if drop_orders else "rolled_back_kept"
-
-            def intro(view: Loaded) -> str:
-                label = view.label()
-                return " ".join(
-                    phrase(view.lang, k, phase_label=label) for k in ("rolled_back", key)
-                )
-
-            self._tell_each(back, "rolled_back", intro, reason)
-            if back.row.waiting:
-                self._tell_gm_waiting(back, back.row.waiting)
-        log.info("game %s: rolled back to phase %d (%s)", game_id, to_phase, reason or "-")
-        if not back.row.finished:  # orders kept that complete it: at once, as a mail would
-            self.resolve_if_complete(back)
-        return back
-
-    def remove_player(
-        self,
-        game_id: str,
-        who: str,
-        reason: str | None = None,
-        *,
-        resigned: bool = False,
-    ) -> Loaded:
-        """``gm-daemon remove-player`` (and a confirmed AUFGEBEN / RESIGN, already inside
-        intake's transaction, through ``leave_locked``)."""
-        with self.store.transaction():
-            loaded = self._running(game_id)
-            player = self.find_player(game_id, who)
-            after = self.leave_locked(loaded, player.seat, reason, resigned=resigned)
-        if not after.row.finished:
-            self.resolve_if_complete(after)
-        return after
-
-    def leave_locked(
-        self,
-        loaded: Loaded,
-        seat: str,
-        reason: str | None,
-        *,
-        resigned: bool,
-        answered: PlayerRow | None = None,
-    ) -> Loaded:
-        """The kind's ``leave`` hook decides what leaving means; a state that owes nothing
-        any more (Highlander: the match is lost) ends the game with the ranking as it
-        stands. Every player is told, with the state and deadline now; ``answered`` (the
-        player whose confirmation is answered on its own) is left out."""
-        note = f"left:{loaded.id}:{seat}"
-        name = loaded.player(seat).name
-        if self.store.note(note) is not None:
-            raise ValueError(f"{name} has already left {loaded.id}")
-        state = leave(loaded.engine, loaded.state, seat)
-        self.store.set_state(loaded.id, state.model_dump(mode="json"))
-        how = "resigned" if resigned else "removed"
-        self.store.set_note(note, f"{loaded.row.phase} {how} {iso(self.clock())}")
-        after = replace(loaded, state=state)
-        key = "player_left_resigned" if resigned else "player_left_removed"
-        log.info("game %s: %s left (%s)", loaded.id, name, "resigned" if resigned else "removed")
-        if not loaded.engine.owed(state):
-            return self._end_locked(after, reason, key, name)
-
-        def intro(view: Loaded) -> str:
-            return phrase(view.lang, key, name=name)
-
-        self._tell_each(after, "player_left", intro, reason, skip=answered, left=seat)
-        return after
-
-    def _forget_leaving(self, loaded: Loaded, to_phase: int) -> None:
-        """Who left after phase ``to_phase`` began is back in the state stored at its start
-        (a leave during that phase is in it): he may leave again."""
-        for player in loaded.players:
-            note = f"left:{loaded.id}:{player.seat}"
-            left = self.store.note(note)
-            if left is not None and int(left.split()[0]) > to_phase:
-                self.store.set_note(note, None)
-
-    def end(self, game_id: str, reason: str | None = None) -> Loaded:
-        """The game over now, with the ranking as it stands (the kind's ``final_ranking``)
-        and the seed revealed as at a normal end."""
-        with self.store.transaction():
-            loaded = self._running(game_id)
-            return self._end_locked(loaded, reason)
-
-    def _end_locked(
-        self, loaded: Loaded, reason: str | None, why_key: str = "", name: str = ""
-    ) -> Loaded:
-        state, row = loaded.state, loaded.row
-        seats = [p.seat for p in loaded.players]
-        ranking = final_ranking(loaded.engine, state, seats)
-        event = {"event": "ended", "reason": reason or "", "why": why_key, "name": name}
-        state_json = state.model_dump(mode="json")
-        self.store.record_phase(
-            row.id, row.phase, loaded.label(), self.clock(), END_TRIGGER, state_json, {}, [],
-            [event], state_json, True, ranking,
-        )  # fmt: skip
-        self.store.finish_game(row.id)
-        after = replace(
-            loaded,
-            row=replace(row, finished=True, deadline_at=None, remind_at=None, preview_of=None),
-        )
-        self.mailer.to_everyone(
-            after,
-            "ended",
-            "ended_subject",
-            lambda view, _: self._ended_text(view, ranking, event),
-        )
-        log.info("game %s ended by the GM in %s", row.id, loaded.label())
-        return after
-
-    def _ended_text(self, loaded: Loaded, ranking: list[list[str]], event: dict[str, Any]) -> str:
-        """The end of a game by the GM (or by a player's leaving), in ``loaded``'s language:
-        why, the ranking as it stands, and the seed as at a normal end."""
-        lang = loaded.lang
-        names = {p.seat: p.name for p in loaded.players}
-        why = str(event.get("why") or "")
-        parts = [phrase(lang, why, name=event.get("name", "")) if why else ""]
-        parts.append(phrase(lang, "ended", phase_label=loaded.label()))
-        text = with_reason(lang, wrap(" ".join(p for p in parts if p)), event.get("reason"))
-        lines = ranking_lines(ranking, lambda seat: names.get(seat, seat))
-        text += "\n\n" + phrase(lang, "ranking") + "\n" + "\n".join(lines) + "\n"
-        if leaves_chance(loaded):
-            seed = loaded.row.seed
-            text += "\n" + phrase(lang, "seed_reveal", seed=seed, commitment=commitment(seed))
-        return text.rstrip() + "\n"
-
-    def _running(self, game_id: str, *, finished_ok: bool = False) -> Loaded:
-        loaded = self.load(game_id)
-        if loaded is None:
-            raise LookupError(f"no game {game_id!r} in the config")
-        if loaded.row.finished and not finished_ok:
-            raise ValueError(f"{game_id} is finished")
-        if loaded.row.preview_of is not None and not finished_ok:
-            raise ValueError(
-                f"{game_id} waits for its previewed result: gm-daemon publish --game {game_id} "
-                f"(or gm-daemon rollback --game {game_id}) first"
-            )
-        return loaded
-
-    def _start_phase(self, loaded: Loaded) -> Loaded:
-        """The current phase starts now: its deadline counted from this moment, or none
-        while the game waits for the GM (or is over)."""
-        if loaded.row.finished:
-            return loaded
-        now = self.clock()
-        waiting = loaded.waiting_for()
-        self.store.set_waiting(loaded.id, waiting)
-        deadline, remind_at = (
-            (None, None)
-            if waiting
-            else self._schedule(loaded.config, loaded.engine, loaded.state, now)
-        )
-        self.store.set_deadline(
-            loaded.id, deadline, override=False, remind_at=remind_at, started=now
-        )
-        row = replace(
-            loaded.row,
-            waiting=waiting,
-            deadline_at=deadline,
-            remind_at=remind_at,
-            phase_started_at=now,
-            deadline_override=False,
-        )
-        return replace(loaded, row=row)
-
-    def _tell_each(
-        self,
-        loaded: Loaded,
-        key: str,
-        intro: Callable[[Loaded], str],
-        reason: str | None,
-        *,
-        skip: PlayerRow | None = None,
-        left: str | None = None,
-    ) -> None:
-        """A notice to every player and observer, each in his language: what the GM did
-        (and why), then the game as this player sees it now with the deadline in force (an
-        observer: the phase and its deadline)."""
-        for player in loaded.players:
-            if skip is not None and player.seat == skip.seat:
-                continue
-            view = loaded.for_seat(player.seat)
-            head = with_reason(view.lang, wrap(intro(view)), reason)
-            if player.seat == left:
-                meaning = leave_meaning(view.engine, view.lang)
-                head += "\n\n" + wrap(phrase(view.lang, "player_left_you", meaning=meaning))
-            report = _with_deadline(view, player, self.deadline_text(view))
-            body = head.rstrip() + "\n\n" + with_private(report, player.seat)
-            self.mailer.notice(
-                view,
-                player,
-                view.lang,
-                Reply(f"{key}_subject", body, key),
-                attachments=[*report.attachments, *report.private_attachments.get(player.seat, [])],
-            )
-        for observer in loaded.config.observers:
-            view = loaded.speaking(observer.language or loaded.config.language)
-            head = with_reason(view.lang, wrap(intro(view)), reason)
-            line = phrase(
-                view.lang,
-                "next_deadline",
-                phase_label=view.label(),
-                deadline=self.deadline_text(view),
-            )
-            text = self.mailer.notice_to(
-                view.lang, loaded.id, observer.name, f"{key}_subject", f"{head}\n\n{line}\n"
-            )
-            self.mailer.queue(view, key, observer.email, text)
-
-    @staticmethod
-    def _recorded(engine: AnyGame, record: Any) -> tuple[BaseModel, Resolution[Any, Any]]:
-        """A phase record as the engine gave it: the state before and the resolution."""
-        before = engine.State.model_validate_json(record["state_before"])
-        resolution: Resolution[Any, Any] = Resolution(
-            state=engine.State.model_validate_json(record["state_after"]),
-            events=json.loads(record["events"]),
-            finished=bool(record["finished"]),
-            ranking=json.loads(record["ranking"]) if record["ranking"] else None,
-        )
-        return before, resolution
-
     # --- the record --------------------------------------------------------------------
     def show(self, game_id: str, phase: int) -> str:
         """The result of a past phase, rendered again from the stored record: the public
@@ -1249,11 +807,11 @@ class Referee:
     def _shown(self, loaded: Loaded, record: Any) -> str:
         game_id = loaded.id
         parts = [f"{game_id}: {record['label']} ({record['trigger']}, {record['resolved_at']})"]
-        before, resolution = self._recorded(loaded.engine, record)
+        before, resolution = recorded(loaded.engine, record)
         if record["trigger"] == END_TRIGGER:
             event = resolution.events[0] if resolution.events else {}
             ranking = resolution.ranking or []
-            parts.append(self._ended_text(replace(loaded, state=before), ranking, event).rstrip())
+            parts.append(ended_text(replace(loaded, state=before), ranking, event).rstrip())
             return "\n\n".join(parts) + "\n"
         report = loaded.engine.report(before, resolution, loaded.lang)
         parts.append(report.public.rstrip())
@@ -1269,19 +827,3 @@ class Referee:
 
 def _seconds(lead: timedelta) -> int:
     return int(lead.total_seconds())
-
-
-def _reason_line(lang: str, reason: str | None) -> str:
-    """The GM's ``--reason`` as its own paragraph of a result mail (nothing without one),
-    worded as every notice quotes it (``mailer.with_reason``)."""
-    quoted = with_reason(lang, "", reason)
-    return "\n" + wrap(quoted.strip()) + "\n" if quoted else ""
-
-
-def _with_deadline(loaded: Loaded, player: PlayerRow, deadline: str, note: str = "") -> Report:
-    """The seat's status report with the deadline now in force under it, and why it is not
-    the schedule's (``Referee.deadline_note``) when an absence moved it."""
-    report = loaded.engine.status(loaded.state, player.seat, loaded.lang)
-    line = phrase(loaded.lang, "next_deadline", phase_label=loaded.label(), deadline=deadline)
-    line += f"\n{note}" if note else ""
-    return replace(report, public=report.public.rstrip() + "\n\n" + line + "\n")

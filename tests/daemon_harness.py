@@ -29,6 +29,7 @@ import json
 import mailbox
 import re
 import sqlite3
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from email import message_from_bytes
 from email.message import EmailMessage
@@ -157,6 +158,12 @@ class DaemonHarness:
         self.sent.extend(fresh)  # type: ignore[arg-type]
         return fresh  # type: ignore[return-value]
 
+    def count_sent(self, subject: str, to: str = "") -> int:
+        """Mails sent so far whose subject holds ``subject`` (and whose To holds ``to``),
+        the new ones collected first: what a test watching a running daemon counts."""
+        self._collect()
+        return sum(subject in m["Subject"] and to in m["To"] for m in self.sent)
+
     def _queue_order(self) -> dict[str, int]:
         with contextlib.closing(sqlite3.connect(self.database)) as db:
             return dict(db.execute("SELECT message_id, id FROM outbox").fetchall())
@@ -240,3 +247,15 @@ class DaemonHarness:
         with contextlib.closing(sqlite3.connect(self.database)) as db:
             row = db.execute("SELECT finished FROM games WHERE id = ?", (game_id,)).fetchone()
         return bool(row[0])
+
+
+async def until(condition: Callable[[], bool], timeout: float = 10) -> float:
+    """Seconds until ``condition()`` holds, looked at every 20 ms: for a test on the real
+    service loop. Fails after ``timeout`` seconds."""
+    loop = asyncio.get_running_loop()
+    begin = loop.time()
+    while not condition():
+        if loop.time() - begin > timeout:
+            raise AssertionError("condition not reached in time")
+        await asyncio.sleep(0.02)
+    return loop.time() - begin

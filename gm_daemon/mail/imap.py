@@ -38,7 +38,7 @@ import ssl
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 from aioimaplib import (
     IMAP4,
@@ -326,9 +326,7 @@ class ImapInbox:
             await asyncio.wait({hello, lost}, return_when=asyncio.FIRST_COMPLETED)
         finally:
             if not hello.done():
-                hello.cancel()
-                with contextlib.suppress(BaseException):
-                    await hello
+                await reap(hello)
         if not hello.cancelled():
             hello.result()
             return
@@ -403,6 +401,8 @@ class ImapInbox:
             done, _ = await asyncio.wait(
                 {task, session.lost}, timeout=limit, return_when=asyncio.FIRST_COMPLETED
             )
+            if task not in done:
+                await reap(task)
         except asyncio.CancelledError:
             task.cancel()
             if not cancel_safe and self._session is session:
@@ -410,9 +410,6 @@ class ImapInbox:
             raise
         if task in done:
             return task.result()
-        task.cancel()
-        with contextlib.suppress(BaseException):
-            await task
         if session.lost.done():
             raise _ConnectionLost(f"connection closed: {session.lost.result() or 'by server'}")
         raise TimeoutError(f"no answer within {limit} s")
@@ -811,6 +808,17 @@ def _text(lines: Sequence[bytes | bytearray]) -> str:
     return " ".join(
         bytes(line).decode("utf-8", "replace") for line in lines if isinstance(line, bytes)
     )
+
+
+async def reap(task: asyncio.Future[Any]) -> None:
+    """Cancel a helper task the caller has given up on and wait until it has ended, whatever
+    it ended with: its outcome no longer matters (it is marked retrieved, so asyncio does not
+    log it as lost). The caller's own cancellation, while it waits, is not swallowed: a
+    daemon that is stopping stops."""
+    task.cancel()
+    await asyncio.wait({task})
+    if not task.cancelled():
+        task.exception()
 
 
 def _describe(exc: BaseException) -> str:

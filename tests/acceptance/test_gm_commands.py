@@ -60,6 +60,31 @@ def test_an_unknown_game_is_an_error(
     assert "no game 'hn9'" in err and "games: hn1" in err
 
 
+@pytest.mark.parametrize(
+    ("before", "command", "error"),
+    [
+        ([], "resume", "hn1 is not paused"),
+        (["pause"], "pause", "hn1 is paused already"),
+        (["end"], "pause", "hn1 is finished"),
+        (["pause", "end"], "resume", "hn1 is finished"),
+    ],
+)
+def test_pause_and_resume_refuse_what_would_tell_the_players_something_untrue(
+    club: DaemonHarness,
+    capsys: pytest.CaptureFixture[str],
+    before: list[str],
+    command: str,
+    error: str,
+) -> None:
+    for step in before:
+        assert club.cli(step, "--game", "hn1")[0] == 0
+    club.run()
+    capsys.readouterr()
+    assert club.cli(command, "--game", "hn1") == (1, "")
+    assert error in capsys.readouterr().err
+    assert club.run() == []  # nobody told of a pause or a resumption that did not happen
+
+
 def test_extend_refuses_a_deadline_in_the_past(
     club: DaemonHarness, capsys: pytest.CaptureFixture[str]
 ) -> None:

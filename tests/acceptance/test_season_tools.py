@@ -17,7 +17,7 @@ from gm_daemon.daemon import Daemon
 from gm_daemon.texts import phrase
 from tests.acceptance.conftest import GAME, START
 from tests.acceptance.test_season_every_kind import send_examples, status
-from tests.daemon_harness import DaemonHarness
+from tests.daemon_harness import DaemonHarness, until
 from tests.scenarios import check_golden
 from tests.test_every_mail import GOLDEN, problems
 
@@ -64,6 +64,14 @@ def club(tmp_path: Path, lang: str, *, preview: bool, now: datetime = START) -> 
     return h
 
 
+def previewed(tmp_path: Path, lang: str) -> tuple[DaemonHarness, list[EmailMessage]]:
+    """The club's game with ``preview = true`` after every player sent his example: the
+    last orders complete the round (resolve_early), and the run's mails are the preview."""
+    h = club(tmp_path, lang, preview=True)
+    send_examples(h, "highnoon", lang, "hn1")
+    return h, h.run()
+
+
 def subjects(mails: list[EmailMessage], to: str) -> list[str]:
     return [m["Subject"] for m in mails if to in m["To"]]
 
@@ -79,9 +87,7 @@ def test_a_preview_goes_to_the_gm_only_and_publish_sends_it_with_a_new_deadline(
     tmp_path: Path, lang: str
 ) -> None:
     words = WORDS[lang]
-    h = club(tmp_path, lang, preview=True)
-    send_examples(h, "highnoon", lang, "hn1")
-    mails = h.run()  # the last orders complete the round (resolve_early): a preview
+    h, mails = previewed(tmp_path, lang)
     previews = [m for m in mails if m["To"] == BOSS]
     assert len(previews) == 4 and all(words["preview"] in m["Subject"] for m in previews)
     assert not [m for m in mails if m["To"] != BOSS and words["result"] in m["Subject"]]
@@ -118,14 +124,34 @@ def test_a_preview_goes_to_the_gm_only_and_publish_sends_it_with_a_new_deadline(
     assert datetime.fromisoformat(str(row["deadline_at"])) >= h.now + timedelta(days=2)
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["extend", "--by", "1d"],  # the next deadline is counted from the publication
+        ["extend", "--until", "2026-12-24T18:00"],
+        ["remove-player", "--player", "Pech"],
+        ["end"],
+        ["resolve"],
+    ],
+)
+def test_while_a_preview_waits_what_would_tell_the_players_a_new_state_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    h, _ = previewed(tmp_path, "de")
+    before = game_row(h)
+    code, out = h.cli(command[0], "--game", "hn1", *command[1:])
+    assert code == 1
+    assert "publish" in out + capsys.readouterr().err  # what to do instead
+    assert h.run() == []
+    assert game_row(h) == before
+
+
 @pytest.mark.parametrize("lang", ["de", "en"])
 def test_discarding_a_preview_goes_back_to_the_phase_with_or_without_its_orders(
     tmp_path: Path, lang: str
 ) -> None:
     words = WORDS[lang]
-    h = club(tmp_path, lang, preview=True)
-    send_examples(h, "highnoon", lang, "hn1")
-    h.run()
+    h, _ = previewed(tmp_path, lang)
     # kept orders complete the round again at once (resolve_early): the same preview
     assert h.cli("rollback", "--game", "hn1")[0] == 0
     mails = h.run()
@@ -175,21 +201,6 @@ def test_resigning_takes_a_confirmation_within_a_day(tmp_path: Path, lang: str) 
     assert words["asked"] not in refused["Subject"]
 
 
-def _mails(h: DaemonHarness, what: str, to: str = "") -> int:
-    h._collect()
-    return sum(what in m["Subject"] and to in m["To"] for m in h.sent)
-
-
-async def _until(condition, timeout: float = 10) -> float:  # type: ignore[no-untyped-def]
-    loop = asyncio.get_running_loop()
-    begin = loop.time()
-    while not condition():
-        if loop.time() - begin > timeout:
-            raise AssertionError("condition not reached in time")
-        await asyncio.sleep(0.02)
-    return loop.time() - begin
-
-
 @pytest.mark.parametrize(
     ("command", "expect"),
     [
@@ -212,10 +223,10 @@ def test_every_season_command_acts_on_a_running_daemon_within_a_second(
         daemon = Daemon(h.config_path)
         task = asyncio.create_task(daemon.run())
         await asyncio.sleep(0.5)  # the loop is waiting now
-        before = _mails(h, expect, "@example.org")
+        before = h.count_sent(expect, "@example.org")
         code, out = await asyncio.to_thread(h.cli, command[0], "--game", "hn1", *command[1:])
         assert code == 0, out
-        took = await _until(lambda: _mails(h, expect, "@example.org") > before)
+        took = await until(lambda: h.count_sent(expect, "@example.org") > before)
         daemon.request_exit()
         await asyncio.wait_for(task, timeout=10)
         return took
@@ -231,10 +242,9 @@ def test_the_season_mails_are_golden_fit_in_78_columns_and_speak_one_language(
     of a rollback, the question and the confirmation of a resignation, the notice to the
     others, and the end of the game."""
     words = WORDS[lang]
-    h = club(tmp_path, lang, preview=True)
-    send_examples(h, "highnoon", lang, "hn1")
+    h, mails = previewed(tmp_path, lang)
     kept: dict[str, EmailMessage] = {}
-    kept["preview"] = next(m for m in h.run() if m["To"] == BOSS)
+    kept["preview"] = next(m for m in mails if m["To"] == BOSS)
     h.cli("rollback", "--game", "hn1", "--drop-orders", "--reason", "Würfel geprüft")
     kept["rolled-back"] = h.run()[0]
     code = h.code("hn1", "A. Langsam")

@@ -19,8 +19,7 @@ from gm_daemon.absences import AbsenceProblem, read_request, shift
 from gm_daemon.cli import main as cli_main
 from gm_daemon.daemon import Daemon
 from gm_daemon.store import AbsenceRow
-from tests.core.test_acts_at_once import _mails, _until
-from tests.daemon_harness import DaemonHarness
+from tests.daemon_harness import DaemonHarness, until
 
 BERLIN = ZoneInfo("Europe/Berlin")
 NOW = datetime(2026, 12, 1, 11, 0, tzinfo=UTC)  # Tue 12:00 in Berlin; deadlines every 2 days
@@ -227,8 +226,10 @@ def test_absences_are_listed_limited_and_cancelled(tmp_path, lang):
 def test_absences_switched_off(tmp_path, lang):
     h = harness(tmp_path, lang, absences="\n[games.absences]\nmax_days = 0\n")
     assert WORD[lang] not in h.body(h.mails_to(ANNA)[0])  # not offered in the welcome
-    answer = absent(h, lang, "2026-12-10")
-    assert ("keine Abwesenheiten vorgesehen" if lang == "de" else "has no absences") in answer
+    for args in ("2026-12-10", "", CANCEL[lang]):
+        answer = absent(h, lang, args)
+        assert ("keine Abwesenheiten vorgesehen" if lang == "de" else "has no absences") in answer
+        assert USAGE[lang] not in answer  # no how-to for a command the game does not offer
     h.advance(days=2)
     h.run()
     assert deadline(h) == "2026-12-05T12:00:00+01:00"
@@ -268,7 +269,7 @@ def test_dropping_an_absence_reaches_a_running_daemon_within_a_second(tmp_path):
         await asyncio.sleep(0.5)  # the loop is waiting now
         code, out = await asyncio.to_thread(h.cli, "absences", "--game", "g1", "--drop", "1")
         assert code == 0, out
-        took = await _until(lambda: _mails(h, "Absence") >= 2)
+        took = await until(lambda: h.count_sent("Absence") >= 2)
         daemon.request_exit()
         await asyncio.wait_for(task, timeout=10)
         return took

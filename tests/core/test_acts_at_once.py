@@ -10,24 +10,7 @@ from datetime import UTC, datetime, timedelta
 from gm_daemon.daemon import Daemon
 from tests.core import guessgame
 from tests.core.test_daemon_flow import GAMES
-from tests.daemon_harness import DaemonHarness
-
-
-def _mails(h: DaemonHarness, subject: str) -> int:
-    """Mails sent so far whose subject holds ``subject`` (``_collect`` adds the new ones)."""
-    h._collect()
-    return sum(subject in m["Subject"] for m in h.sent)
-
-
-async def _until(condition, timeout: float = 10) -> float:
-    """Seconds until ``condition()`` holds."""
-    loop = asyncio.get_running_loop()
-    begin = loop.time()
-    while not condition():
-        if loop.time() - begin > timeout:
-            raise AssertionError("condition not reached in time")
-        await asyncio.sleep(0.02)
-    return loop.time() - begin
+from tests.daemon_harness import DaemonHarness, until
 
 
 def test_a_resolution_by_the_cli_leaves_within_two_seconds(tmp_path):
@@ -36,12 +19,12 @@ def test_a_resolution_by_the_cli_leaves_within_two_seconds(tmp_path):
     async def scenario() -> float:
         daemon = Daemon(h.config_path)
         task = asyncio.create_task(daemon.run())
-        await _until(lambda: _mails(h, "welcome") >= 2)
+        await until(lambda: h.count_sent("welcome") >= 2)
         await asyncio.sleep(0.5)  # the loop is waiting now
         code, out = await asyncio.to_thread(h.cli, "resolve", "--game", "g1")
         assert code == 0, out
         assert "Round 1 resolved" in out and "next Round 2, deadline" in out
-        took = await _until(lambda: _mails(h, "results") >= 2)
+        took = await until(lambda: h.count_sent("results") >= 2)
         daemon.request_exit()
         await asyncio.wait_for(task, timeout=10)
         return took

@@ -12,7 +12,7 @@ from gm_daemon.mail.transport import SendError
 from gm_daemon.referee import Referee
 from gm_daemon.store import Store
 from tests.core.test_daemon_flow import GAMES
-from tests.daemon_harness import DaemonHarness
+from tests.daemon_harness import DaemonHarness, until
 
 
 class FlakySender:
@@ -189,28 +189,20 @@ def test_the_service_loop_answers_reloads_and_stops(tmp_path):
     async def scenario() -> None:
         daemon = Daemon(h.config_path)
         task = asyncio.create_task(daemon.run())
-        await _until(lambda: len(h._collect()) >= 2)
+        await until(lambda: len(h._collect()) >= 2)
         code = h.code("g1", "Anna Alt")
         h.send("anna@players.test", f"Code: {code}\n42")
-        await _until(lambda: any("accepted" in m["Subject"] for m in h._collect()))
+        await until(lambda: any("accepted" in m["Subject"] for m in h._collect()))
         h.write_config(
             GAMES.replace('id = "g1"', 'id = "g9"').replace("anna@", "a9@").replace("bert@", "b9@")
         )
         daemon.request_reload()
-        await _until(lambda: any(m["To"] == "a9@players.test" for m in h._collect()))
+        await until(lambda: any(m["To"] == "a9@players.test" for m in h._collect()))
         daemon.request_exit()
         await asyncio.wait_for(task, timeout=10)
 
     asyncio.run(scenario())
     assert h.finished("g1") is False
-
-
-async def _until(condition, timeout: float = 10) -> None:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not condition():
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError("condition not reached in time")
-        await asyncio.sleep(0.05)
 
 
 def test_backoff_grows_and_is_capped():

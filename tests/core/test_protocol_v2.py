@@ -132,6 +132,8 @@ def test_a_phase_without_what_it_needs_waits_for_the_gm(tmp_path):
     h.advance(days=30)  # no deadline runs, no reminder, the GM is not told again
     assert h.run() == []
     assert h.phase("h1") == 3
+    assert h.cli("extend", "--game", "h1", "--by", "1d")[0] == 1  # no deadline to move
+    assert h.run() == []  # and nobody is told of one
 
     h.write_config(games_toml('"Acker", "Wiese"'), extra_toml=GM)
     ready = h.run()  # the reload feeds the new field: the phase starts now

@@ -14,7 +14,7 @@ import pytest
 
 from gm_daemon.daemon import Daemon
 from tests.core import guessgame
-from tests.daemon_harness import DaemonHarness
+from tests.daemon_harness import DaemonHarness, until
 
 ANNA, BERT, CARL, OLGA = (
     "anna@players.test",
@@ -325,26 +325,14 @@ def test_announce_refuses_what_it_cannot_send(tmp_path, capsys, args, message) -
 def test_a_running_daemon_sends_an_announcement_within_a_second(tmp_path) -> None:
     h = DaemonHarness(tmp_path, games("en", observers=OBSERVER), now=datetime.now(UTC))
 
-    def sent(subject: str) -> int:
-        h._collect()
-        return sum(subject in m["Subject"] for m in h.sent)
-
-    async def until(condition) -> float:  # type: ignore[no-untyped-def]
-        loop = asyncio.get_running_loop()
-        begin = loop.time()
-        while not condition():
-            assert loop.time() - begin < 10, "not reached in time"
-            await asyncio.sleep(0.02)
-        return loop.time() - begin
-
     async def scenario() -> float:
         daemon = Daemon(h.config_path)
         task = asyncio.create_task(daemon.run())
-        await until(lambda: sent("welcome") >= 4)
+        await until(lambda: h.count_sent("welcome") >= 4)
         await asyncio.sleep(0.5)  # the loop is waiting now
         code, _ = await asyncio.to_thread(h.cli, "announce", "--game", "g1", "--text", "Hi")
         assert code == 0
-        took = await until(lambda: sent("A message from") >= 4)
+        took = await until(lambda: h.count_sent("A message from") >= 4)
         daemon.request_exit()
         await asyncio.wait_for(task, timeout=10)
         return took

@@ -23,6 +23,7 @@ from gm_daemon.mail.imap import (
     parse_fetch,
     parse_namespace,
     parse_search,
+    reap,
     server_mailbox,
 )
 from tests.mailstack import MailStack
@@ -56,6 +57,72 @@ def test_parse_fetch_uid_before_or_after_literal_and_flag_pushes() -> None:
 
 def test_parse_fetch_drops_truncated_literal() -> None:
     assert parse_fetch([b"1 FETCH (UID 7 BODY[] {9}", bytearray(b"short"), b")", b"OK"]) == {}
+
+
+# --- giving up on a helper task ----------------------------------------------------------
+
+
+def test_a_caller_cancelled_while_it_reaps_a_helper_stays_cancelled() -> None:
+    """A helper slow to end (aioimaplib closing a command down) must not swallow the
+    cancellation of the task that waits for it: a daemon that is stopping stops."""
+
+    async def scenario() -> tuple[bool, bool]:
+        ending, release = asyncio.Event(), asyncio.Event()
+
+        async def slow_to_end() -> None:
+            try:
+                await asyncio.Event().wait()
+            finally:
+                ending.set()
+                await release.wait()
+
+        helper = asyncio.ensure_future(slow_to_end())
+        await asyncio.sleep(0)
+        caller = asyncio.ensure_future(reap(helper))
+        await ending.wait()  # the caller has cancelled the helper and waits for its end
+        caller.cancel()
+        release.set()
+        await asyncio.wait({caller, helper})
+        return caller.cancelled(), helper.cancelled()
+
+    assert asyncio.run(scenario()) == (True, True)
+
+
+async def _raises_when_cancelled() -> None:
+    try:
+        await asyncio.Event().wait()
+    except asyncio.CancelledError:
+        raise ConnectionResetError("socket gone while closing") from None
+
+
+async def _ignores_nothing() -> None:
+    await asyncio.Event().wait()
+
+
+async def _failed_already() -> None:
+    raise TimeoutError("no answer")
+
+
+@pytest.mark.parametrize(
+    ("helper", "outcome"),
+    [
+        (_ignores_nothing, "cancelled"),
+        (_raises_when_cancelled, "ConnectionResetError"),
+        (_failed_already, "TimeoutError"),
+    ],
+)
+def test_reaping_a_helper_takes_whatever_it_ended_with(
+    helper: Callable[[], Awaitable[None]], outcome: str
+) -> None:
+    async def scenario() -> str:
+        task = asyncio.ensure_future(helper())
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        await reap(task)
+        assert task.done()
+        return "cancelled" if task.cancelled() else type(task.exception()).__name__
+
+    assert asyncio.run(scenario()) == outcome
 
 
 def test_bad_security_names_the_config_key() -> None:

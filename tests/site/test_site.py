@@ -273,6 +273,18 @@ def test_gm_daemon_site_builds_everything_once(played_game: Played, tmp_path: Pa
     assert (tmp_path / "out" / name).read_text() == (h.site / name).read_text()
 
 
+def test_gm_daemon_site_names_a_folder_it_cannot_write(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file where the site's folder should be")
+    h = DaemonHarness(tmp_path, games_toml("highnoon", "de", HIGHNOON))
+    h.run()
+    code, out = h.cli("site", "--out", str(blocked / "site"))
+    assert (code, out) == (1, "")
+    error = capsys.readouterr().err
+    assert error.startswith(f"error: cannot write the site to {blocked / 'site'} (--out): ")
+    assert len(error.splitlines()) == 1
+
+
 def test_a_broken_site_never_stops_the_mail(tmp_path: Path, caplog) -> None:  # type: ignore[no-untyped-def]
     (tmp_path / "blocked").write_text("a file where the site's folder should be")
     toml = f'\n[site]\ndir = "{tmp_path / "blocked" / "site"}"\n'
