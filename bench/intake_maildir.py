@@ -12,9 +12,10 @@ Maildir. Then:
 * raw: ``MaildirInbox.fetch()`` of all of them — the bytes off the disk, nothing else;
 * intake: the real ``Daemon`` doing ``take_in_mail()``, as its loop does: chunks of
   ``FETCH_CHUNK`` mails fetched, stored (one transaction), marked done, then read (decode,
-  parse, validate, store orders, queue the acknowledgement; one transaction each), until
-  every mail has its acknowledgement in the outbox. Sending is not measured. The time spent
-  reading (``_process_pending``) is shown on its own.
+  parse, validate, store orders, queue the acknowledgement; a transaction each, committed a
+  group at a time), until every mail has its acknowledgement in the outbox. Sending is not
+  measured (``bench/intake_e2e.py`` measures it, from outside). The time spent reading
+  (``_process_pending``) is shown on its own.
 
 ``--profile`` prints the cProfile of the intake (cumulative, top 30).
 """

@@ -21,6 +21,7 @@ import os
 import signal
 import socket
 import sqlite3
+import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -39,7 +40,7 @@ from gm_daemon.reliability import CannotStore, DaemonLock, content_digest, repor
 from gm_daemon.safemode import INTAKE_OK
 from gm_daemon.site.publish import SitePublisher
 from gm_daemon.startup import StartupProblem, open_store, open_transports, require_passwords
-from gm_daemon.store import from_iso, iso
+from gm_daemon.store import InboxRow, from_iso, iso
 
 if TYPE_CHECKING:
     from gm_daemon.mail.imap import ImapInbox
@@ -55,6 +56,10 @@ INTAKE_NOTE_EVERY = timedelta(minutes=1)
 CHUNKS = (1, 10, 50)  # the last size repeats
 FIRST_CHUNK = CHUNKS[0]
 FETCH_CHUNK = CHUNKS[-1]
+# Mails handled in one commit (``Store.group``) during a burst, at most, and the time after
+# which a group is committed however few it holds: each waits for its group's commit
+GROUP_MAILS = 32
+GROUP_SECONDS = 0.01
 # How long LMTP's answering waits for the next mail of a burst before it ends its sending
 # meanwhile (the replies already handled are on their way during the wait)
 BURST_GAP = 0.05
@@ -236,17 +241,34 @@ class Daemon:
             step += 1
 
     async def _process_pending(self, sending: SendingMeanwhile | None = None) -> None:
-        """Intake of every stored mail not yet handled, one transaction each (as
-        ``Intake.process_pending``); after each, the sender gets its turn. One caller at a
-        time: a row must not be handled by the cycle and by LMTP's answering both."""
+        """Intake of every stored mail not yet handled, each in a transaction of its own
+        (as ``Intake.process_pending``), committed a group at a time (``Store.group``): the
+        first mail alone, so its reply is not held up, then up to ``GROUP_MAILS`` mails or
+        ``GROUP_SECONDS`` of work. After each group the sender gets its turn. One caller at
+        a time: a row must not be handled by the cycle and by LMTP's answering both."""
         sending = sending or self._sending
         async with self._handling:
-            for row in self.store.unprocessed():
-                self.intake.handle(row)
+            rows = self.store.unprocessed()
+            first, size = 0, 1
+            while first < len(rows):
+                first += self._handle_group(rows[first : first + size])
+                size = GROUP_MAILS
                 if sending is not None:
                     sending.wake()
                 await asyncio.sleep(0)  # a socket's data is read in one loop turn,
                 await asyncio.sleep(0)  # the coroutine waiting for it resumes in the next
+
+    def _handle_group(self, rows: Sequence[InboxRow]) -> int:
+        """Handle mails in one commit until ``GROUP_SECONDS`` have passed; returns how many."""
+        until = time.perf_counter() + GROUP_SECONDS
+        handled = 0
+        with self.store.group():
+            for row in rows:
+                self.intake.handle(row)
+                handled += 1
+                if time.perf_counter() >= until:
+                    break
+        return handled
 
     # --- mail handed over by the MTA (transport "lmtp") --------------------------------
     async def _listen(self) -> None:

@@ -3,6 +3,12 @@
 A mail is marked sent right after the server accepted it. An SMTP outage only delays mail:
 transient failures are retried for ever, with back-off capped at ``max_delay``; a permanent
 refusal (5xx, bad address) is marked 'failed' and shown by ``gm-daemon status``.
+
+A sender that takes batches (``BatchSender``, the Maildir) gets what is due a batch at a
+time, and the batch is marked sent in one commit after the sender returned. A crash between
+the two leaves delivered mails pending: the first drain after the start asks the sender
+which of the mails pending at the start it has delivered (it names each by its
+Message-ID) and marks those sent instead of sending them again.
 """
 
 from __future__ import annotations
@@ -12,9 +18,10 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import TypeGuard
 
-from gm_daemon.mail.transport import Sender, SendError
-from gm_daemon.store import Store
+from gm_daemon.mail.transport import BatchSender, Outgoing, Sender, SendError
+from gm_daemon.store import OutboxRow, Store
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +53,10 @@ class OutboxSender:
         self.backoff = backoff
         self.stalled = False  # the last drain stopped at a transient failure
         self._draining: asyncio.Lock | None = None
+        # mails pending at the start, which a crash may have left delivered but not marked
+        self._unsure: dict[str, int] | None = None
+        if _batches(sender):
+            self._unsure = store.pending_keys()
 
     async def drain(self, on_sent: Callable[[], None] | None = None) -> int:
         """Send everything that is due; stop at the first transient failure (the server is
@@ -59,6 +70,8 @@ class OutboxSender:
             return await self._drain(on_sent or _nothing)
 
     async def _drain(self, on_sent: Callable[[], None]) -> int:
+        if _batches(self.sender):
+            return await self._drain_batches(on_sent)
         sent = 0
         while rows := self.store.due_mail(self.clock()):
             for row in rows:
@@ -74,6 +87,53 @@ class OutboxSender:
                 sent += 1
                 on_sent()
         return sent
+
+    async def _drain_batches(self, on_sent: Callable[[], None]) -> int:
+        """As ``_drain``, a batch of due mails at a time: one delivery and one commit each."""
+        sender = self.sender
+        assert _batches(sender)
+        await self._recognise_delivered(sender)
+        sent = 0
+        while rows := self.store.due_mail(self.clock()):
+            mails = [
+                Outgoing(r.message_id, r.message, self.from_address, [r.recipient]) for r in rows
+            ]
+            results = await sender.send_all(mails)
+            delivered = [row.id for row, error in zip(rows, results, strict=True) if error is None]
+            if delivered:
+                self.store.mark_all_sent(delivered, self.clock())
+                sent += len(delivered)
+                on_sent()
+            if self._failures(rows, results):
+                return sent
+        return sent
+
+    def _failures(self, rows: list[OutboxRow], results: list[SendError | None]) -> bool:
+        """Record a batch's failures as ``_drain`` does, up to the first transient one (the
+        mails after it were not tried); True when there was one."""
+        for row, error in zip(rows, results, strict=True):
+            if error is None:
+                continue
+            self._failed(row.id, row.attempts + 1, error)
+            if not error.permanent:
+                self.stalled = True
+                return True
+        return False
+
+    async def _recognise_delivered(self, sender: BatchSender) -> None:
+        """Once, before the first batch: the mails pending at the start that the sender has
+        delivered (a crash came before their commit) are marked sent, not sent again."""
+        unsure, self._unsure = self._unsure, None
+        if not unsure:
+            return
+        found = await sender.delivered(list(unsure))
+        if found:
+            self.store.mark_all_sent([unsure[key] for key in found], self.clock())
+            log.warning(
+                "%d mail%s delivered before a restart but not marked sent: marked now",
+                len(found),
+                "" if len(found) == 1 else "s",
+            )
 
     def _failed(self, outbox_id: int, attempts: int, exc: SendError) -> None:
         if exc.permanent:
@@ -93,3 +153,7 @@ class OutboxSender:
 
 def _nothing() -> None:
     pass
+
+
+def _batches(sender: Sender) -> TypeGuard[BatchSender]:
+    return hasattr(sender, "send_all") and hasattr(sender, "delivered")

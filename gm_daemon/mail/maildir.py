@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import mailbox
 import os
 import time
-from collections.abc import Sequence
+from collections import deque
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from gm_daemon.mail.transport import RawMail, SendError
+from gm_daemon.mail.transport import Outgoing, RawMail, SendError
 
 _PREFIX = "maildir:"
 _INFO_SEP = ":"  # Maildir's "unique:2,FLAGS" separator, as mailbox.Maildir uses it
@@ -38,13 +41,20 @@ def _split(name: str) -> tuple[str, str]:
 
 class MaildirInbox:
     """Inbox over a Maildir. Keys are ``maildir:<unique name>``, stable when the file moves
-    from new/ to cur/ (the unique part of the name never changes)."""
+    from new/ to cur/ (the unique part of the name never changes).
 
-    def __init__(self, path: str | os.PathLike[str], *, poll_interval: float = 0.5) -> None:
+    A burst is read in steps (``fetch(limit=…)``): the folders are listed (and every waiting
+    file's time looked up) once, and the steps take the next files of that listing until it
+    is used up; only then are they listed again. A mail fetched is marked done where it was
+    found, without listing the folders for it."""
+
+    def __init__(self, path: str | os.PathLike[str], *, poll_interval: float = 0.05) -> None:
         _open(path)
         self._root = Path(path)
         self._poll_interval = poll_interval
         self._seen_new: set[str] = set()
+        self._waiting: deque[tuple[str, Path]] = deque()  # listed, not yet fetched
+        self._found_at: dict[str, Path] = {}  # unique name → file, of mails fetched
 
     async def fetch(self, limit: int | None = None) -> Sequence[RawMail]:
         return await asyncio.to_thread(self._fetch, limit)
@@ -52,6 +62,20 @@ class MaildirInbox:
     def _fetch(self, limit: int | None = None) -> list[RawMail]:
         """Unseen mail in delivery order (modification time, then name); only the first
         ``limit`` files are read."""
+        if limit is None or not self._waiting:
+            self._waiting = deque(self._list())
+            self._found_at = {}
+        found: list[RawMail] = []
+        while self._waiting and (limit is None or len(found) < limit):
+            key, path = self._waiting.popleft()
+            mail = self._read(path, key)
+            if mail is not None:  # else moved by someone else since the listing
+                found.append(mail)
+                self._found_at[key] = path
+        return found
+
+    def _list(self) -> list[tuple[str, Path]]:
+        """Every unseen mail in new/ and cur/, in delivery order."""
         waiting: list[tuple[float, str, Path]] = []
         self._seen_new = set(self._names("new"))
         for sub in ("new", "cur"):
@@ -59,20 +83,12 @@ class MaildirInbox:
                 key, flags = _split(name)
                 if "S" in flags:
                     continue
+                path = self._root / sub / name
                 try:
-                    waiting.append(
-                        (os.stat(self._root / sub / name).st_mtime, key, self._root / sub / name)
-                    )
+                    waiting.append((os.stat(path).st_mtime, key, path))
                 except FileNotFoundError:
                     continue  # moved by someone else in between
-        found: list[RawMail] = []
-        for _mtime, key, path in sorted(waiting):
-            if limit is not None and len(found) >= limit:
-                break
-            mail = self._read(path, key)
-            if mail is not None:
-                found.append(mail)
-        return found
+        return [(key, path) for _mtime, key, path in sorted(waiting)]
 
     def _names(self, sub: str) -> list[str]:
         try:
@@ -89,41 +105,41 @@ class MaildirInbox:
             return None
 
     async def done(self, key: str) -> None:
-        await asyncio.to_thread(self._done, key)
-
-    def _done(self, key: str) -> None:
-        """Move to cur/ with flag S. A key that is already done or gone is no error: done()
-        may be repeated after a crash between the store commit and this call."""
-        if not key.startswith(_PREFIX):
-            raise ValueError(f"not a Maildir key: {key!r}")
-        unique = key.removeprefix(_PREFIX)
-        for sub in ("new", "cur"):
-            for name in self._names(sub):
-                found, flags = _split(name)
-                if found != unique or "S" in flags:
-                    continue
-                flags = "".join(sorted(set(flags) | {"S"}))
-                target = self._root / "cur" / f"{unique}{_INFO_SEP}2,{flags}"
-                try:
-                    os.rename(self._root / sub / name, target)
-                except FileNotFoundError:
-                    continue  # moved by someone else in between
-                return
+        await asyncio.to_thread(self._done_all, [key])
 
     async def done_all(self, keys: Sequence[str]) -> None:
         await asyncio.to_thread(self._done_all, keys)
 
     def _done_all(self, keys: Sequence[str]) -> None:
-        """As ``_done`` for each key, listing the folders once rather than once per key."""
+        """Move to cur/ with flag S. A key that is already done or gone is no error: it may
+        be marked again after a crash between the store commit and this call. A mail is
+        moved from where it was fetched; the folders are listed (once) only for those that
+        were not there any more, or were never fetched by this inbox."""
         wanted = {self._unique(key) for key in keys}
+        for unique in list(wanted):
+            path = self._found_at.pop(unique, None)
+            if path is not None and self._mark_seen(path, unique):
+                wanted.discard(unique)
+        if not wanted:
+            return
         for sub in ("new", "cur"):
             for name in self._names(sub):
-                unique, flags = _split(name)
-                if unique not in wanted or "S" in flags:
-                    continue
-                flags = "".join(sorted(set(flags) | {"S"}))
-                with contextlib.suppress(FileNotFoundError):  # moved by someone else
-                    os.rename(self._root / sub / name, self._root / "cur" / f"{unique}:2,{flags}")
+                unique, _flags = _split(name)
+                if unique in wanted:
+                    self._mark_seen(self._root / sub / name, unique)
+
+    def _mark_seen(self, path: Path, unique: str) -> bool:
+        """The file into cur/ with flag S added to its flags; False when it is not there
+        (moved by someone else)."""
+        flags = _split(path.name)[1]
+        if "S" in flags:
+            return True
+        flags = "".join(sorted(set(flags) | {"S"}))
+        try:
+            os.rename(path, self._root / "cur" / f"{unique}{_INFO_SEP}2,{flags}")
+        except FileNotFoundError:
+            return False
+        return True
 
     @staticmethod
     def _unique(key: str) -> str:
@@ -134,7 +150,10 @@ class MaildirInbox:
     async def wait(self, timeout: float) -> None:
         """Poll new/ until a file appears that the last fetch() did not see, or timeout.
         Files that were fetched but not yet done do not wake us, so a message the daemon
-        could not store does not turn this into a busy loop."""
+        could not store does not turn this into a busy loop. Polled often (``poll_interval``,
+        50 ms): a listing of the empty new/ of an idle daemon costs microseconds, and a mail
+        dropped in waits for it. The next pass lists the folders afresh."""
+        self._waiting.clear()
         deadline = time.monotonic() + timeout
         while True:
             if not set(self._names("new")) <= self._seen_new:
@@ -151,10 +170,21 @@ class MaildirInbox:
 class MaildirSender:
     """Sender that files each outgoing message into a Maildir (atomically: written to tmp/,
     then moved to new/). The envelope, which a Maildir cannot hold, is recorded in a
-    ``Return-Path`` and an ``X-Envelope-To`` header on top of the stored copy."""
+    ``Return-Path`` and an ``X-Envelope-To`` header on top of the stored copy.
+
+    The outbox hands it a batch at a time (``send_all``): every file is written to tmp/, then
+    all of them are flushed to the disk together (``fdatasync`` on a few threads at once, so
+    the file system commits them as one group, instead of one wait per file), then linked
+    into new/. A file is named after its key (``gm-`` and a digest of the Message-ID), so
+    a batch written again after a crash finds its files already there and writes no second
+    copy, and ``delivered`` finds them in new/ or cur/ (a reader moves what it read)."""
+
+    SYNC_THREADS = 8
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self._maildir = _open(path)
+        self._root = Path(path)
+        self._syncing: ThreadPoolExecutor | None = None
 
     async def send(self, message: bytes, sender: str, recipients: Sequence[str]) -> None:
         """The stored bytes as they are, but with Unix line ends, as Maildir files have."""
@@ -166,10 +196,129 @@ class MaildirSender:
         except OSError as exc:
             raise SendError(f"cannot write to the outbox Maildir: {exc}") from exc
 
+    async def send_all(self, mails: Sequence[Outgoing]) -> list[SendError | None]:
+        return await asyncio.to_thread(self._send_all, mails)
+
+    def _send_all(self, mails: Sequence[Outgoing]) -> list[SendError | None]:
+        results: list[SendError | None] = []
+        written: list[tuple[int, str]] = []  # (open file, name) in tmp/
+        try:
+            for mail in mails:
+                if not mail.recipients:
+                    results.append(SendError("no recipients", permanent=True))
+                    continue
+                try:
+                    written.append((self._write(mail), _file_name(mail.key)))
+                except OSError as exc:
+                    results += _untried(exc, len(mails) - len(results))
+                    break
+                results.append(None)
+            failed = self._flush([fd for fd, _ in written])
+        finally:
+            for fd, _ in written:
+                os.close(fd)
+        if failed is not None:  # nothing of the batch is delivered: every file is retried
+            self._discard(name for _, name in written)
+            return [result or failed for result in results]
+        for name in self._link([name for _, name in written]):
+            results[_index_of(mails, name)] = SendError("cannot move a written mail to new/")
+        return results
+
+    def _write(self, mail: Outgoing) -> int:
+        """The mail in tmp/ under its name (a copy left there by a crash is overwritten);
+        returns the open file, not yet flushed to the disk."""
+        data = self._envelope(mail.sender, mail.recipients)
+        data += mail.message.replace(b"\r\n", b"\n")
+        path = self._root / "tmp" / _file_name(mail.key)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+        except BaseException:
+            os.close(fd)
+            raise
+        return fd
+
+    def _flush(self, fds: list[int]) -> SendError | None:
+        """Every written file on the disk before any is delivered: a mail marked sent must
+        survive a power cut, as with one fsync per file, but the waits overlap."""
+        if not fds:
+            return None
+        if self._syncing is None:
+            self._syncing = ThreadPoolExecutor(self.SYNC_THREADS, "maildir-sync")
+        try:
+            list(self._syncing.map(os.fdatasync, fds))
+        except OSError as exc:
+            return SendError(f"cannot write to the outbox Maildir: {exc}")
+        return None
+
+    def _link(self, names: list[str]) -> list[str]:
+        """Each written file into new/ (a link, so a copy delivered before is never
+        replaced), then out of tmp/; returns the names that could not be moved."""
+        failed = []
+        for name in names:
+            tmp = self._root / "tmp" / name
+            try:
+                _link_or_move(tmp, self._root / "new" / name)
+            except FileExistsError:
+                pass  # delivered before, and not yet marked sent
+            except OSError:
+                failed.append(name)
+                continue
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
+        return failed
+
+    def _discard(self, names: Iterable[str]) -> None:
+        for name in names:
+            with contextlib.suppress(OSError):
+                os.unlink(self._root / "tmp" / name)
+
+    async def delivered(self, keys: Sequence[str]) -> set[str]:
+        return await asyncio.to_thread(self._delivered, keys)
+
+    def _delivered(self, keys: Sequence[str]) -> set[str]:
+        by_name = {_file_name(key): key for key in keys}
+        found = set()
+        for sub in ("new", "cur"):
+            with contextlib.suppress(FileNotFoundError):
+                for name in os.listdir(self._root / sub):
+                    key = by_name.get(_split(name)[0])
+                    if key is not None:
+                        found.add(key)
+        return found
+
     @staticmethod
     def _envelope(sender: str, recipients: Sequence[str]) -> bytes:
         lines = f"Return-Path: <{sender}>\nX-Envelope-To: {', '.join(recipients)}\n"
         return lines.encode("utf-8")
 
     async def close(self) -> None:
-        """Nothing to release: mailbox.Maildir keeps no file open between adds."""
+        """The flushing threads end; no file stays open between batches."""
+        if self._syncing is not None:
+            self._syncing.shutdown(wait=False)
+            self._syncing = None
+
+
+def _file_name(key: str) -> str:
+    """The unique part of a mail's file name, the same whenever the same mail is written."""
+    return "gm-" + hashlib.sha256(key.encode("utf-8", "surrogateescape")).hexdigest()[:32]
+
+
+def _link_or_move(source: Path, target: Path) -> None:
+    """A link where the file system has them (it never replaces a file), else a rename, as
+    ``mailbox.Maildir.add`` does."""
+    try:
+        os.link(source, target)
+    except PermissionError:
+        os.rename(source, target)
+
+
+def _untried(error: OSError, count: int) -> list[SendError | None]:
+    failure = SendError(f"cannot write to the outbox Maildir: {error}")
+    return [failure] * count
+
+
+def _index_of(mails: Sequence[Outgoing], name: str) -> int:
+    return next(i for i, mail in enumerate(mails) if _file_name(mail.key) == name)

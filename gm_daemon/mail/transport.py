@@ -60,3 +60,31 @@ class Sender(Protocol):
         ...
 
     async def close(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class Outgoing:
+    """One mail of a batch for a ``BatchSender``. ``key`` (the outbox's Message-ID) names it
+    for good, so the sender can tell after a crash whether it was delivered."""
+
+    key: str
+    message: bytes
+    sender: str
+    recipients: Sequence[str]
+
+
+class BatchSender(Sender, Protocol):
+    """A sender that delivers a batch for much less than one mail at a time (Maildir: one
+    wait for the disk per batch, not one per file), and recognises what it delivered. The
+    outbox uses these methods when a sender has them (found by name), ``send`` otherwise."""
+
+    async def send_all(self, mails: Sequence[Outgoing]) -> list[SendError | None]:
+        """Deliver the mails in their order: for each, None (delivered) or its error. After
+        a transient error the sender may stop: the mails it did not try get that error too.
+        A mail whose key was delivered before counts as delivered, not delivered again."""
+        ...
+
+    async def delivered(self, keys: Sequence[str]) -> set[str]:
+        """The keys among ``keys`` whose mail this sender has delivered: a crash between the
+        delivery and the outbox's "sent" commit leaves such mails pending."""
+        ...

@@ -24,12 +24,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
 from zoneinfo import ZoneInfo
-
-import jinja2
-from icalendar import Calendar, Event, Timezone
 
 from gm_daemon.config import Config, SiteSection
 from gm_daemon.deadlines import local_text
@@ -38,14 +35,29 @@ from gm_daemon.site.public import RUNNING, GameView, PhaseView, game_view
 from gm_daemon.site.words import say
 from gm_daemon.store import Store, from_iso, iso
 
+if TYPE_CHECKING:
+    import jinja2
+    from icalendar import Timezone
+
 _HERE = Path(__file__).resolve().parent
-_ENV = jinja2.Environment(
-    loader=jinja2.FileSystemLoader(_HERE / "templates"),
-    autoescape=True,  # every report, name and title is text, never markup
-    undefined=jinja2.StrictUndefined,
-    trim_blocks=True,
-    lstrip_blocks=True,
-)
+
+
+@functools.cache
+def _env() -> jinja2.Environment:
+    """The templates, loaded when the first page is written: a daemon without [site] (and
+    every ``run --once`` of a cron job) does not pay for importing Jinja2 and icalendar,
+    about a quarter of its start-up."""
+    import jinja2
+
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(_HERE / "templates"),
+        autoescape=True,  # every report, name and title is text, never markup
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
 SUMMARY = "game.json"
 
 
@@ -188,14 +200,18 @@ class SiteBuilder:
         configured = [g.id for g in self.config.games]
         games = [self.summaries()[g] for g in configured if g in self.summaries()]
         lang = self.lang
-        page = _ENV.get_template("index.html").render(
-            lang=lang,
-            site_title=self.site.title or say(lang, "site_title"),
-            games=games,
-            word=lambda key, **values: say(lang, key, **values),
-            label={key: say(lang, key) for key in ("kind", "phase", "deadline", "state")},
-            root="",
-            generated=self._generated(lang),
+        page = (
+            _env()
+            .get_template("index.html")
+            .render(
+                lang=lang,
+                site_title=self.site.title or say(lang, "site_title"),
+                games=games,
+                word=lambda key, **values: say(lang, key, **values),
+                label={key: say(lang, key) for key in ("kind", "phase", "deadline", "state")},
+                root="",
+                generated=self._generated(lang),
+            )
         )
         write(self.out / "index.html", page.encode())
         write(self.out / "style.css", (_HERE / "templates" / "style.css").read_bytes())
@@ -208,13 +224,17 @@ class SiteBuilder:
     def _page(self, template: str, view: GameView, **extra: Any) -> str:
         """A page of a game; a phase page says no build time (it never changes after)."""
         values = {"generated": self._generated(view.lang), **extra}
-        return _ENV.get_template(template).render(
-            lang=view.lang,
-            site_title=self.site.title or say(view.lang, "site_title"),
-            game=view,
-            word=view.word,
-            root="../",
-            **values,
+        return (
+            _env()
+            .get_template(template)
+            .render(
+                lang=view.lang,
+                site_title=self.site.title or say(view.lang, "site_title"),
+                game=view,
+                word=view.word,
+                root="../",
+                **values,
+            )
         )
 
     def _generated(self, lang: str) -> str:
@@ -304,6 +324,8 @@ Deadline = tuple[str, int, str, str, str, datetime | None]
 
 
 def _calendar(deadlines: list[Deadline], host: str, now: datetime, tz: ZoneInfo) -> bytes:
+    from icalendar import Calendar, Event
+
     cal = Calendar()
     cal.add("prodid", "-//gm-daemon//static site//EN")
     cal.add("version", "2.0")
@@ -324,6 +346,8 @@ def _calendar(deadlines: list[Deadline], host: str, now: datetime, tz: ZoneInfo)
 def _zone(key: str, year: int) -> Timezone:
     """The VTIMEZONE of ``key`` for the years around ``year`` (built once: it is the same
     for every calendar written this year)."""
+    from icalendar import Timezone
+
     return Timezone.from_tzid(
         key, first_date=date(year - 1, 1, 1), last_date=date(year + 2, 12, 31)
     )

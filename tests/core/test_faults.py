@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import sqlite3
 from collections.abc import Sequence
 from datetime import timedelta
 from email.message import EmailMessage
 
+import pytest
+
 from gm_daemon.daemon import Daemon, make_transports
-from gm_daemon.mail.transport import SendError
+from gm_daemon.mail.transport import Outgoing, SendError
 from gm_daemon.referee import Referee
 from gm_daemon.store import Store
 from tests.core.test_daemon_flow import GAMES
@@ -242,3 +246,73 @@ def test_a_shunted_mail_can_be_listed_shown_retried_and_dropped(tmp_path, monkey
     assert ack["To"] == "anna@players.test" and "accepted" in ack["Subject"]
     assert "0 mail(s) set aside" in h.cli("shunt", "list")[1]
     assert h.cli("shunt", "retry", second)[0] == 1  # dropped: no longer set aside
+
+
+def test_a_crash_between_writing_the_outbox_files_and_marking_them_sent_sends_nothing_twice(
+    tmp_path, caplog
+):
+    """The Maildir sender had written the welcome mails when the daemon died, before the
+    outbox's commit: the next start finds them delivered, marks them sent, writes none again."""
+    h = DaemonHarness(tmp_path, GAMES)
+    daemon = Daemon(h.config_path, clock=h.clock)
+    daemon.referee.sync()  # the welcomes queued
+    rows = daemon.store.due_mail(h.clock())
+    mails = [Outgoing(r.message_id, r.message, "gm@gm.test", [r.recipient]) for r in rows]
+    assert asyncio.run(daemon.sender.send_all(mails)) == [None, None]  # ... and then the crash
+    daemon.store.close()
+    delivered = h._collect()
+    assert h.run() == []
+    assert "2 mails delivered before a restart but not marked sent" in caplog.text
+    assert sorted(m["To"] for m in delivered) == ["anna@players.test", "bert@players.test"]
+    _code, out = h.cli("status")
+    assert "outbox: 2 sent" in out
+
+
+def test_a_mail_whose_handling_raises_ends_its_group_but_the_group_before_it_is_kept(tmp_path):
+    """Mails are committed a group at a time; an error outside a mail's own transaction (here
+    after the second mail) ends the group, and what the group had done is committed, as one
+    commit per mail would have left it."""
+    h = DaemonHarness(tmp_path, GAMES)
+    h.run()
+    for guess in ("17", "18", "19"):
+        h.send("anna@players.test", f"Code: ANNA-1111\n{guess}")
+    daemon = Daemon(h.config_path, clock=h.clock)
+    handle, seen = daemon.intake.handle, []
+
+    def failing_after_two(row):
+        verdict = handle(row)
+        seen.append(row.id)
+        if len(seen) == 2:
+            raise RuntimeError("a bug after the mail's own commit")
+        return verdict
+
+    daemon.intake.handle = failing_after_two  # type: ignore[method-assign]
+
+    async def scenario() -> None:
+        await daemon.fetch_mail()
+        await daemon._process_pending()  # the first mail alone, then a group
+
+    try:
+        with pytest.raises(RuntimeError, match="a bug"):
+            asyncio.run(scenario())
+    finally:
+        asyncio.run(daemon.close())
+    with contextlib.closing(sqlite3.connect(h.database)) as db:
+        statuses = [r[0] for r in db.execute("SELECT status FROM inbox ORDER BY id")]
+    assert statuses == ["done", "done", "new"]
+    acks = h.run()  # the third is handled now; the first two are not answered again
+    assert len(acks) == 3 and all(m["To"] == "anna@players.test" for m in acks)
+
+
+def test_a_transaction_that_fails_inside_a_group_is_undone_alone(tmp_path):
+    store = Store(tmp_path / "gm.sqlite")
+    with store.group():
+        for key in ("a", "b", "c"):
+            with contextlib.suppress(ValueError), store.transaction():
+                store.set_note(key, "written")
+                if key == "b":
+                    raise ValueError("this one fails")
+    store.close()
+    reopened = Store(tmp_path / "gm.sqlite")
+    assert [reopened.note(key) for key in ("a", "b", "c")] == ["written", None, "written"]
+    reopened.close()

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from gm_daemon.mail.maildir import MaildirInbox, MaildirSender
-from gm_daemon.mail.transport import SendError
+from gm_daemon.mail.transport import Outgoing, SendError
 
 
 def _deliver(root: Path, text: str, *, subdir: str = "new", flags: str = "") -> str:
@@ -146,3 +146,93 @@ def test_sender_without_recipients_is_a_permanent_error(tmp_path: Path) -> None:
     with pytest.raises(SendError) as caught:
         asyncio.run(MaildirSender(tmp_path).send(b"", "gm@gm.test", []))
     assert caught.value.permanent
+
+
+def _outgoing(key: str, to: str = "egon@example.org") -> Outgoing:
+    body = f"From: gm@gm.test\r\nTo: {to}\r\nSubject: {key}\r\n\r\nText\r\n"
+    return Outgoing(key, body.encode(), "gm@gm.test", [to])
+
+
+def test_send_all_writes_each_mail_under_a_name_its_key_gives(tmp_path: Path) -> None:
+    sender = MaildirSender(tmp_path)
+    mails = [_outgoing("<a@gm.test>"), _outgoing("<b@gm.test>", "anna@example.org")]
+
+    async def scenario() -> list[SendError | None]:
+        try:
+            return await sender.send_all(mails)
+        finally:
+            await sender.close()
+
+    assert asyncio.run(scenario()) == [None, None]
+    files = sorted((tmp_path / "new").iterdir())
+    assert len(files) == 2 and all(f.name.startswith("gm-") for f in files)
+    stored = {email.message_from_bytes(f.read_bytes())["Subject"]: f for f in files}
+    data = stored["<b@gm.test>"].read_bytes()
+    assert data.startswith(b"Return-Path: <gm@gm.test>\nX-Envelope-To: anna@example.org\n")
+    assert b"\r\n" not in data
+    assert not list((tmp_path / "tmp").iterdir())
+
+
+def test_a_batch_sent_again_after_a_crash_is_recognised_not_written_twice(tmp_path: Path) -> None:
+    """The crash came after the files were delivered and before the outbox's commit. At the
+    start the outbox asks which were delivered (one of them read by a mail client meanwhile,
+    so in cur/); a mail handed over again finds its file and is not written twice."""
+    first = MaildirSender(tmp_path)
+    mails = [_outgoing("<a@gm.test>"), _outgoing("<b@gm.test>")]
+    asyncio.run(first.send_all(mails))
+    (read,) = [f for f in (tmp_path / "new").iterdir() if b"Subject: <a@" in f.read_bytes()]
+    read.rename(tmp_path / "cur" / f"{read.name}:2,S")
+    again = MaildirSender(tmp_path)
+    keys = ["<a@gm.test>", "<b@gm.test>", "<never@gm.test>"]
+    assert asyncio.run(again.delivered(keys)) == {"<a@gm.test>", "<b@gm.test>"}
+    assert asyncio.run(again.send_all([mails[1], _outgoing("<c@gm.test>")])) == [None, None]
+    files = [*(tmp_path / "new").iterdir(), *(tmp_path / "cur").iterdir()]
+    subjects = sorted(email.message_from_bytes(f.read_bytes())["Subject"] for f in files)
+    assert subjects == ["<a@gm.test>", "<b@gm.test>", "<c@gm.test>"]
+    assert not list((tmp_path / "tmp").iterdir())
+
+
+def test_send_all_refuses_a_mail_without_recipients_and_delivers_the_rest(tmp_path: Path) -> None:
+    sender = MaildirSender(tmp_path)
+    nobody = Outgoing("<x@gm.test>", b"Subject: x\r\n\r\nx\r\n", "gm@gm.test", [])
+    results = asyncio.run(sender.send_all([nobody, _outgoing("<a@gm.test>")]))
+    assert isinstance(results[0], SendError) and results[0].permanent
+    assert results[1] is None
+    assert len(list((tmp_path / "new").iterdir())) == 1
+
+
+def test_a_burst_is_listed_once_and_what_came_since_follows_it(tmp_path: Path) -> None:
+    old = [_deliver(tmp_path, f"Subject: {i}\n\n{i}\n") for i in range(3)]
+    inbox = MaildirInbox(tmp_path)
+
+    async def step(limit: int | None = 2) -> list[str]:
+        keys = [m.key for m in await inbox.fetch(limit=limit)]
+        await inbox.done_all(keys)  # as the daemon marks each step before the next
+        return keys
+
+    async def scenario() -> list[list[str]]:
+        first = await step()
+        late = _deliver(tmp_path, "Subject: late\n\nx\n")
+        second = await step()  # the listing's last one
+        third = await step()  # listed afresh
+        return [first, second, third, await step(None), [f"maildir:{late}"]]
+
+    first, second, third, after, late = asyncio.run(scenario())
+    assert first + second == [f"maildir:{k}" for k in old]
+    assert third == late
+    assert after == []
+    assert len(list((tmp_path / "cur").iterdir())) == 4
+
+
+def test_done_finds_a_mail_that_moved_after_it_was_fetched(tmp_path: Path) -> None:
+    key = _deliver(tmp_path, "Subject: a\n\nA\n")
+    inbox = MaildirInbox(tmp_path)
+
+    async def scenario() -> None:
+        (mail,) = await inbox.fetch()
+        (path,) = (tmp_path / "new").iterdir()
+        path.rename(tmp_path / "cur" / f"{key}:2,F")  # a mail client read and flagged it
+        await inbox.done_all([mail.key])
+
+    asyncio.run(scenario())
+    assert [p.name for p in (tmp_path / "cur").iterdir()] == [f"{key}:2,FS"]
