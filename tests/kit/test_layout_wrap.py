@@ -26,3 +26,17 @@ def test_an_initial_stays_with_its_name() -> None:
         for lines in (wrap(text, width).splitlines(), fit(text, width).splitlines()):
             assert not any(line.endswith((" A.", " E.", " H.", " V.")) for line in lines), lines
             assert " ".join(lines) == text
+
+
+def test_a_table_wider_than_a_line_is_left_whole() -> None:
+    """Played: Hexenhalma's pairings of four long names came out with every row's last cell
+    on a line of its own; a table row may be wider than a mail line (``is_table_line``)."""
+    rows = [
+        "                  Walburga Kräuter  Rübezahl Hölzl  Gundula Grünwald  Ännchen Wölfle",
+        "----------------  ----------------  --------------  ----------------  --------------",
+        "Walburga Kräuter                 –             1:1               1:2             2:2",
+    ]
+    text = "\n".join(["Paarungen (Ankünfte Zeile : Spalte):", *rows])
+    assert wrap(text) == text
+    prose = "Ein langer Satz ohne Spalten, " * 4
+    assert all(len(line) <= 78 for line in wrap(prose).splitlines())

@@ -125,7 +125,7 @@ def wrap(text: str, width: int = WIDTH) -> str:
     continuation or look like a table are left as they are."""
     out = []
     for line in text.splitlines():
-        if len(line) <= width or line.startswith(("  ", "|")):
+        if len(line) <= width or line.startswith(("  ", "|")) or is_table_line(line):
             out.append(line)
             continue
         indent = " " * (len(line) - len(line.lstrip()))
