@@ -34,6 +34,7 @@ from icalendar import Calendar, Event, Timezone
 from gm_daemon.config import Config, SiteSection
 from gm_daemon.deadlines import local_text
 from gm_daemon.referee import Referee
+from gm_daemon.site.blocks import blocks
 from gm_daemon.site.public import RUNNING, GameView, PhaseView, game_view
 from gm_daemon.site.words import say
 from gm_daemon.store import Store, from_iso, iso
@@ -46,6 +47,7 @@ _ENV = jinja2.Environment(
     trim_blocks=True,
     lstrip_blocks=True,
 )
+_ENV.filters["blocks"] = blocks
 SUMMARY = "game.json"
 
 
