@@ -33,8 +33,10 @@ _GREETING = re.compile(
     r"(?![a-z])[\s,.!:;)(-]*(?P<rest>.*)$"
 )
 # Openings that greet rather than close: a lone line under one of these is the start of the
-# orders ("Hallo," then "Kanone ge2"), never a signature.
-_SALUTATIONS = re.compile(r"^(?:hallo|hello|hi|hey|moin|servus|guten|liebe|lieber|dear)(?![a-z])")
+# orders ("Hallo," then "Kanone ge2"), never a signature. "Liebe Grüße" closes, though.
+_SALUTATIONS = re.compile(
+    r"^(?:hallo|hello|hi|hey|moin|servus|guten|liebe|lieber|dear)(?![a-z])(?!\s+gruss|\s+gruesse)"
+)
 # What may follow the opening on the same line: a name or two ("Viele Grüße, Anna",
 # "Hallo Spielleiter"), nothing with digits or order signs.
 _WORD = r"[^\W\d_](?:[^\W\d]|[.'’-])*"

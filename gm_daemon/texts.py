@@ -107,6 +107,9 @@ def _problem_lines(problem: Problem, lang: str, given_at: dict[str, int | None])
     )
     lines = [fold(f"- {where}", indent=4), f"  {problem.message}"]
     hint = problem.hint or (problem.fix.right if problem.fix else "")
+    if _part_of_the_line(problem, hint):
+        assert problem.fix is not None
+        hint = phrase(lang, "right_instead", right=hint, wrong=problem.fix.wrong)
     if len(hint) >= LONG_HINT and given_at.get(hint) is not None:
         hint = phrase(lang, "right_as_above", line=given_at[hint])
     if hint and problem.fix is not None and problem.fix.guess:
@@ -114,6 +117,19 @@ def _problem_lines(problem: Problem, lang: str, given_at: dict[str, int | None])
     elif hint:
         lines.append(f"  {phrase(lang, 'right')}: {hint}")
     return lines
+
+
+def _part_of_the_line(problem: Problem, hint: str) -> bool:
+    """A fix of one entry of a longer line ("A BUD" for "F BUD" in a list of fifteen): said
+    with what it replaces, or it reads as the whole line to send."""
+    fix = problem.fix
+    return (
+        fix is not None
+        and not fix.guess
+        and bool(fix.wrong.strip())
+        and hint == fix.right
+        and problem.source.strip() != fix.wrong.strip()
+    )
 
 
 def warnings_text(warnings: list[Problem], lang: str) -> str:

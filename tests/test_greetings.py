@@ -24,6 +24,7 @@ def _lines(text: str) -> list[Line]:
     [
         ("de", "Hallo", "Danke!\nViele Grüße, Anna"),
         ("de", "Hallo Spielleiter,", "Gruß\nAnna"),
+        ("de", "", "Liebe Grüße\nGundula Grünwald"),
         ("en", "Hello,", "Thanks!\nCheers"),
         ("en", "", "Best regards"),
     ],

@@ -31,6 +31,7 @@ from zoneinfo import ZoneInfo
 from gm_daemon.config import Config, SiteSection
 from gm_daemon.deadlines import local_text
 from gm_daemon.referee import Referee
+from gm_daemon.site.blocks import blocks
 from gm_daemon.site.public import RUNNING, GameView, PhaseView, game_view
 from gm_daemon.site.words import say
 from gm_daemon.store import Store, from_iso, iso
@@ -49,13 +50,15 @@ def _env() -> jinja2.Environment:
     about a quarter of its start-up."""
     import jinja2
 
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(_HERE / "templates"),
         autoescape=True,  # every report, name and title is text, never markup
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    env.filters["blocks"] = blocks
+    return env
 
 
 SUMMARY = "game.json"

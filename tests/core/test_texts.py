@@ -119,3 +119,19 @@ def test_an_acceptance_with_warnings_says_so_in_its_subject():
         ).subject
         assert subject.endswith(words)
         assert with_warnings(lang, []) == ""
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"), [("de", "A BUD statt F BUD"), ("en", "A BUD instead of F BUD")]
+)
+def test_a_fix_of_one_entry_says_what_it_replaces(lang, said):
+    """Played: "Richtig wäre: A BUD" under a set-up line of fifteen units read as the line
+    to send; a fix of part of a line names the part, a fix of the whole line stays bare."""
+    line = "AUFSTELLUNG: F ANK, A BEL, F BUD, A MAR"
+    entry = Problem(2, line, ProblemKind.ILLEGAL, "nur Armeen", "A BUD", Fix("A BUD", "F BUD"))
+    whole = Problem(3, "F BUD", ProblemKind.ILLEGAL, "nur Armeen", "A BUD", Fix("A BUD", "F BUD"))
+    text = problems_text([entry, whole], lang)
+    right = PHRASES(lang, "right")
+    assert f"  {right}: {said}" in text.splitlines()
+    assert f"  {right}: A BUD" in text.splitlines()
+    assert entry.fix is not None and "A BUD, A MAR" in entry.fix.applied(line)

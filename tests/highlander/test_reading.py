@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from gm_daemon.games.highlander import GAME
+from gm_daemon.games.highlander import GAME, boards
 from gm_daemon.games.protocol import Header, ProblemKind
 
 from .support import position, read, rejected
@@ -255,7 +255,11 @@ def test_a_misspelt_centre_gets_a_guess_and_an_unknown_one_the_list() -> None:
     found = rejected(ballot, "P1", "ZENTREN: Par, Xyz, Mnu\nQqq, Lodnon").problems
     by_name = {p.message.split("“")[0].strip("„"): p.hint for p in found if "„" in p.message}
     assert by_name["Mnu"] == "Meinten Sie MUN?" and by_name["Lodnon"] == "Meinten Sie LON?"
-    assert by_name["Xyz"] == by_name["Qqq"] and "Ank Bel Ber" in by_name["Xyz"]
+    assert by_name["Xyz"] == by_name["Qqq"] and "ANK, BEL, BER" in by_name["Xyz"]
+    # the list is the names there are, not a ballot to send back (34 centres, not 15)
+    listed = by_name["Xyz"].split(": ", 1)[1].split(", ")
+    assert listed == sorted(boards.board().names[c].upper() for c in boards.board().supply_centers)
+    assert not by_name["Xyz"].upper().startswith(("ZENTREN", "CENTRES"))
     unknown = [p for p in found if "„" in p.message]
     assert len(unknown) == 4 and all(p.kind is ProblemKind.SYNTAX for p in unknown)
     english = rejected(ballot, "P1", "CENTRES: Mnu", "en").problems

@@ -78,3 +78,27 @@ def test_a_suggested_name_sent_back_is_accepted(case: dict[str, Any]) -> None:
         assert problem.line is not None
         lines[problem.line - 1] = problem.hint
     assert read(state, case["seat"], "\n".join(lines), case["lang"]).orders.model_dump()
+
+
+OFF_RANGE = [case for case in CASES["rejected"] if case["id"] == "positions outside 1-19"]
+
+
+@pytest.mark.parametrize("case", OFF_RANGE, ids=_ids(OFF_RANGE))
+def test_a_line_with_a_position_off_the_range_is_answered_with_the_line_to_send(
+    case: dict[str, Any],
+) -> None:
+    """ "Position 20 gibt es nicht": the hint is the duel line without it, and the mail with
+    the hints in place of the lines at fault is accepted as they say."""
+    state, lines = STATES[case["state"]], case["text"].split("\n")
+    with pytest.raises(OrdersRejected) as caught:
+        read(state, case["seat"], case["text"], case["lang"])
+    for problem in caught.value.problems:
+        assert problem.line is not None
+        lines[problem.line - 1] = problem.hint
+    orders = read(state, case["seat"], "\n".join(lines), case["lang"]).orders
+    assert describe_orders(state, case["seat"], orders, case["lang"]).splitlines() == [
+        "Duell gegen H. Glück: 15",
+        "Duell gegen V. Pech: keine",
+        "Herausforderungen: keine",
+        "Patronen verplant: 1/8",
+    ]

@@ -115,3 +115,43 @@ def test_a_missing_cell_is_answered_with_the_cells_there_are(lang: str, at: str)
     assert "B4" not in problem.hint and problem.fix is not None
     assert problem.fix.right in problem.hint
     GAME.read_orders([Line(1, problem.fix.applied(line))], state, mover, lang)
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_a_plan_naming_a_card_not_in_hand_is_answered_with_the_hand(lang: str) -> None:
+    """Played: a waiting player's PLAN at Drunter & Drüber was answered with the stable forms
+    of Kreuz & Quer ("ro4 O von ge2"); the hint now shows his hand and his variant's forms."""
+    state = GAME.start(Options(variant="dd"), seats(3), random.Random(7))
+    mover = state.to_move
+    assert mover is not None
+    waiting = state.left_of(mover)
+    missing = next(c for c in ("ro1", "ro2", "ro3", "ro4", "ro5") if c not in state.hands[waiting])
+    play = "Kanone {} an Reihe I" if lang == "de" else "cannon {} to row I"
+    plan = ["PLAN:", play.format(missing)]
+    with pytest.raises(OrdersRejected) as refused:
+        GAME.read_orders([Line(n, t) for n, t in enumerate(plan, 1)], state, waiting, lang)
+    [problem] = refused.value.problems
+    hand = "Ihre Hand" if lang == "de" else "Your hand"
+    row = "Reihe III" if lang == "de" else "row III"
+    assert problem.hint.startswith(f"{hand} ({len(state.hands[waiting])}): ")
+    assert row in problem.hint and " von " not in problem.hint and " of " not in problem.hint
+
+
+@pytest.mark.parametrize(("lang", "line", "message"), [
+    ("de", "Kanone {card} an Reihe IV", "Reihe 4 gibt es nicht; die Reihen heißen I, II, III."),
+    ("en", "cannon {card} to row iv", "There is no row 4; the rows are I, II, III."),
+])  # fmt: skip
+def test_a_fourth_row_is_named_as_such(lang: str, line: str, message: str) -> None:
+    """Played: "Reihe IV" got "„iv“ nicht verstanden", while "Reihe 4" said there is none;
+    both now say so, and the fix is a play there is."""
+    state = GAME.start(Options(variant="dd"), seats(3), random.Random(7))
+    mover = state.to_move
+    assert mover is not None
+    card = GAME.example(state, mover, lang).split()[1]
+    written = line.format(card=card)
+    with pytest.raises(OrdersRejected) as refused:
+        GAME.read_orders([Line(1, written)], state, mover, lang)
+    [problem] = refused.value.problems
+    assert problem.message == message
+    assert problem.fix is not None
+    GAME.read_orders([Line(1, problem.fix.applied(written))], state, mover, lang)

@@ -190,3 +190,23 @@ def test_a_near_miss_of_the_own_name_is_refused_with_the_line_to_send(state, lan
     (problem,) = rejected(state, "bert", "Bert Brmser: O+", lang=lang)
     assert (problem.message, problem.hint) == (message, hint)
     assert legs(read(state, "bert", problem.hint)) == "E+"
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "message", "fixed", "expected"),
+    [
+        ("Süd++", "de", "„Süd++“: ein Teilzug ändert das Tempo um höchstens eine Stufe; "
+         "zwei Stufen sind zwei Teilzüge", "Süd+, Süd+", "S+ S+"),
+        ("Nord+, Ost ++, West=", "en", "\"Ost ++\": a leg changes the speed by one step at "
+         "most; two steps are two legs", "Nord+, Ost+, Ost+, West=", "N+ E+ E+ W="),
+    ],
+)  # fmt: skip
+def test_two_signs_on_one_leg_are_answered_with_the_two_legs(
+    state, text, lang, message, fixed, expected
+):
+    """ "Süd++" means two steps faster: the answer says a leg takes one, and its hint is the
+    line with two legs in its place, accepted when sent back as it stands."""
+    (problem,) = rejected(state, "bert", text, lang=lang)
+    assert (problem.line, problem.kind, problem.message) == (1, ProblemKind.SYNTAX, message)
+    assert problem.hint == fixed
+    assert legs(read(state, "bert", problem.hint, lang=lang)) == expected

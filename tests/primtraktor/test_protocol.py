@@ -124,3 +124,20 @@ def test_help_and_welcome_quote_an_example_the_seat_can_send(max_legs: int, lang
 )
 def test_the_round_header(line: str, expected: Header | None):
     assert GAME.read_header(line, started()) == expected
+
+
+def test_the_result_tells_each_player_where_his_tractor_is_until_the_race_is_over():
+    state = started()
+    orders = {s: Orders.model_validate({"legs": [{"direction": d, "change": "+"}]})
+              for s, d in zip("abc", "NES", strict=True)}  # fmt: skip
+    resolution = GAME.resolve(state, orders, random.Random(1), frozenset())
+    report = GAME.report(state, resolution, "de")
+    after = resolution.state
+    assert report.private == {
+        t.seat: f"Sie fahren Traktor {t.letter} ({t.name}), zurzeit bei "
+        f"({t.position[0]},{t.position[1]}), Tempo 2."
+        for t in after.tractors
+    }
+    short = GAME.start(Options(max_rounds=1), SEATS, random.Random(11))
+    last = GAME.resolve(short, orders, random.Random(1), frozenset())
+    assert last.finished and GAME.report(short, last, "en").private == {}

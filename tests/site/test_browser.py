@@ -157,6 +157,15 @@ def visit(tab: Tab, url: str) -> tuple[list[str], list[list[Any]]]:
     return links, images
 
 
+# Prose a reader would have to scroll sideways to read: a paragraph wider than its box, or a
+# page wider than the screen (a ``<pre>`` scrolls inside its own box, which is fine for a table).
+OVERFLOW = """[
+  ...Array.from(document.querySelectorAll('.text p'))
+     .filter(p => p.scrollWidth > p.clientWidth + 1).map(p => p.textContent.slice(0, 60)),
+  ...(document.documentElement.scrollWidth > window.innerWidth + 1 ? ['the page'] : [])
+]"""
+
+
 def screenshot(tab: Tab, url: str, path: Path, size: tuple[int, int, float, bool]) -> None:
     width, height, scale, mobile = size
     tab.call("Emulation.setDeviceMetricsOverride", width=width, height=height,
@@ -164,7 +173,9 @@ def screenshot(tab: Tab, url: str, path: Path, size: tuple[int, int, float, bool
     visit(tab, url)
     data = tab.call("Page.captureScreenshot", format="png", captureBeyondViewport=True)
     path.write_bytes(b64decode(data["data"]))
+    wide = tab.evaluate(OVERFLOW)
     tab.call("Emulation.clearDeviceMetricsOverride")
+    assert wide == [], f"{url} at {width}px: sideways scrolling for {wide}"
 
 
 @pytest.mark.parametrize("name", list(KINDS))

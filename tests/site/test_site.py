@@ -312,7 +312,7 @@ def test_a_started_game_shows_its_rules_without_anyones_example(tmp_path: Path, 
     )
     welcome = h.run()
     game = (h.site / "g" / "index.html").read_text()
-    help_text = game.split("<h2>Regeln und Befehlsformat</h2>", 1)[1].split("</pre>", 1)[0]
+    help_text = game.split("<h2>Regeln und Befehlsformat</h2>", 1)[1].split("</section>", 1)[0]
     assert len(help_text) > 200
     for mail in welcome:
         body = h.body(mail)

@@ -157,7 +157,7 @@ def _dispatch(reading: _Reading, line: Line, parsed: OrderLine) -> None:
 
 def _take_duel(reading: _Reading, line: Line, duel: DuelLine) -> None:
     opponent = _duel_opponent(reading, line, duel.name)
-    positions = _checked_positions(reading, line, duel.positions)
+    positions = _checked_positions(reading, line, duel.positions, opponent)
     reading.written_shots += len(set(duel.positions))
     if opponent is None:
         return
@@ -201,14 +201,16 @@ def _duel_opponent(reading: _Reading, line: Line, written: str) -> str | None:
     return target
 
 
-def _checked_positions(reading: _Reading, line: Line, written: Sequence[int]) -> list[int] | None:
+def _checked_positions(
+    reading: _Reading, line: Line, written: Sequence[int], opponent: str | None
+) -> list[int] | None:
     """Distinct positions, highest first; None (with an error) when one is off the range."""
     lang = reading.lang
     outside = [k for k in written if not LAST_POSITION <= k <= FIRST_POSITION]
     if outside:
         positions = ", ".join(str(k) for k in outside)
         message = say(lang, "duel.range", positions=positions)
-        reading.error(line, ProblemKind.ILLEGAL, message, say(lang, "duel.range.hint"))
+        reading.error(line, ProblemKind.ILLEGAL, message, _range_fix(reading, written, opponent))
         return None
     twice = sorted({k for k in written if list(written).count(k) > 1}, reverse=True)
     if twice:
@@ -217,6 +219,16 @@ def _checked_positions(reading: _Reading, line: Line, written: Sequence[int]) ->
             line, ProblemKind.ILLEGAL, say(lang, "warn.duplicate_positions", positions=positions)
         )
     return sorted(set(written), reverse=True)
+
+
+def _range_fix(reading: _Reading, written: Sequence[int], opponent: str | None) -> str:
+    """The duel line without the positions off the range, to send back as it stands; the
+    range alone while the opponent is not known yet (his line has its own error)."""
+    if opponent is None:
+        return say(reading.lang, "duel.range.hint")
+    kept = sorted({k for k in written if LAST_POSITION <= k <= FIRST_POSITION}, reverse=True)
+    shots = ", ".join(map(str, kept)) or say(reading.lang, "none")
+    return f"{reading.name_of(opponent)}: {shots}"
 
 
 def _take_bare_names(reading: _Reading, line: Line, names: Sequence[str]) -> None:

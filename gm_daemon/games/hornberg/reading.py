@@ -15,7 +15,7 @@ from lark import Lark
 from lark.exceptions import UnexpectedEOF, UnexpectedInput
 
 from gm_daemon.games.hornberg import cards, rules
-from gm_daemon.games.hornberg.describe import legal_text, line_word, move_text
+from gm_daemon.games.hornberg.describe import hand_text, legal_text, line_word, move_text
 from gm_daemon.games.hornberg.interpret import to_move
 from gm_daemon.games.hornberg.model import State
 from gm_daemon.games.hornberg.nmr import autoplay
@@ -118,9 +118,16 @@ class Reader:
         fix = self.play_fix()
         return say(self.lang, "hint_play_forms", play=fix.right, forms=forms) if fix else forms
 
+    def plan_forms(self) -> str:
+        return say(
+            self.lang, "hint_plan_forms_dd" if self.state.variant == "dd" else "hint_plan_forms_kq"
+        )
+
     def legal_hint(self) -> str:
+        """On turn, what he may play now; else his hand (a PLAN names only its cards)."""
         if not self.on_turn:
-            return say(self.lang, "hint_plan_forms")
+            hand = hand_text(self.state, self.seat, self.lang)
+            return say(self.lang, "hint_plan_hand", hand=hand, forms=self.plan_forms())
         summary = legal_text(self.state, self.seat, self.lang)
         return say(self.lang, "hint_legal", summary=summary)
 
@@ -221,7 +228,7 @@ class Reader:
         """Every line is checked, so that one reply names every problem; only one may play."""
         moves = [self._legal_move(line, written) for line, written in self.plays]
         for line, _ in self.plays[1:]:
-            self.problem(line, ProblemKind.ILLEGAL, "one_play", say(self.lang, "hint_plan_forms"))
+            self.problem(line, ProblemKind.ILLEGAL, "one_play", self.plan_forms())
         if self.problems or moves[0] is None:
             return None
         return Orders(moves=[moves[0]])

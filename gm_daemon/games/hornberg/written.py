@@ -30,7 +30,7 @@ for _words, _dir in (
 ):
     _DIRECTIONS.update(dict.fromkeys(_words.split(), _dir))
 
-_ROMAN = {"i": 1, "ii": 2, "iii": 3}
+_ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9}
 
 
 @dataclass(frozen=True)

@@ -92,8 +92,9 @@ def fold(line: str, indent: int = 4, width: int = WIDTH) -> str:
     if len(line) <= width:
         return line
     return "\n".join(
-        textwrap.wrap(
-            line,
+        _release(part)
+        for part in textwrap.wrap(
+            _hold(line),
             width=width,
             subsequent_indent=" " * indent,
             break_long_words=False,
@@ -102,10 +103,21 @@ def fold(line: str, indent: int = 4, width: int = WIDTH) -> str:
     )
 
 
-# A score ("30 : 30") is read as one thing: wrapping never splits it. Its spaces are held by a
-# character textwrap does not break at, of the same width, and given back after wrapping.
+# A score ("30 : 30") and a name with its initial ("A. Langsam") are read as one thing:
+# wrapping never splits them ("A." alone at a line's end reads as a sentence's end). Their
+# spaces are held by a character textwrap does not break at, of the same width, and given
+# back after wrapping.
 _SCORE = re.compile(r"(?<=\d) : (?=\d)")
+_INITIAL = re.compile(r"(?<![\w.])([A-ZÄÖÜ]\.) (?=[A-ZÄÖÜ][a-zäöüß])")
 _HELD = "\x00"
+
+
+def _hold(text: str) -> str:
+    return _INITIAL.sub(rf"\1{_HELD}", _SCORE.sub(f"{_HELD}:{_HELD}", text))
+
+
+def _release(text: str) -> str:
+    return text.replace(_HELD, " ")
 
 
 def wrap(text: str, width: int = WIDTH) -> str:
@@ -113,19 +125,19 @@ def wrap(text: str, width: int = WIDTH) -> str:
     continuation or look like a table are left as they are."""
     out = []
     for line in text.splitlines():
-        if len(line) <= width or line.startswith(("  ", "|")):
+        if len(line) <= width or line.startswith(("  ", "|")) or is_table_line(line):
             out.append(line)
             continue
         indent = " " * (len(line) - len(line.lstrip()))
         bullet = "  " if line.lstrip().startswith(("- ", "* ")) else ""
         wrapped = textwrap.wrap(
-            _SCORE.sub(f"{_HELD}:{_HELD}", line),
+            _hold(line),
             width=width,
             subsequent_indent=indent + bullet,
             break_long_words=False,
             break_on_hyphens=False,
         )
-        out.extend(part.replace(_HELD, " ") for part in wrapped or [""])
+        out.extend(_release(part) for part in wrapped or [""])
     return "\n".join(out)
 
 
@@ -199,7 +211,7 @@ def _fit_block(block: str, width: int) -> str:
         joined = " ".join([first.rstrip(), *(p.strip() for p in parts[1:])])
         hang = lead + ("  " if kind == "bullet" else "")
         wrapped = textwrap.wrap(
-            joined,
+            _hold(joined),
             width=width,
             initial_indent="",
             subsequent_indent=hang,
@@ -207,7 +219,7 @@ def _fit_block(block: str, width: int) -> str:
             break_on_hyphens=False,
             drop_whitespace=True,
         )
-        out.extend(wrapped or [first])
+        out.extend([_release(part) for part in wrapped] or [first])
     return "\n".join(out)
 
 

@@ -198,7 +198,13 @@ class PrimtraktorGame(RoundGame[Options, State, Orders]):
         public = report.result_text(
             before, after, events, resolution.ranking, lang, picture.filename
         )
-        return Report(public=public, attachments=[picture])
+        # each player finds his own tractor without searching the table for his name
+        private = {
+            t.seat: report.your_tractor(after, t.seat, lang)
+            for t in after.tractors
+            if not after.finished
+        }
+        return Report(public=public, private=private, attachments=[picture])
 
     def public_state(self, state: State) -> dict[str, Any]:
         return report.public_state(state)

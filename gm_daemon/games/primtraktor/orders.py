@@ -170,6 +170,17 @@ def _offending_word(source: str, column: int) -> str:
     return match.group(0) if match else source[column - 1 : column]
 
 
+_DOUBLED = re.compile(r"([^\W\d_]+)\s*((?:[+\-=–−]\s*){2,})")
+
+
+def _doubled_change(source: str, column: int) -> re.Match[str] | None:
+    """ "Süd++" where the reader stopped: two steps at once, which are two legs."""
+    for match in _DOUBLED.finditer(source):
+        if match.start() < column <= match.end():
+            return match
+    return None
+
+
 def _syntax_problem(line: Line, source: str, exc: UnexpectedInput, lang: str) -> LineProblem:
     """Turn Lark's complaint into what a player understands: which word, and what instead."""
     hint = say(lang, "directions_hint")
@@ -179,6 +190,13 @@ def _syntax_problem(line: Line, source: str, exc: UnexpectedInput, lang: str) ->
         return _problem(line, ProblemKind.SYNTAX, message, hint)
     word = _offending_word(source, exc.column)
     letters = fold(word).strip("+-=–−")
+    doubled = _doubled_change(source, exc.column)
+    if doubled is not None:
+        direction, signs = doubled.group(1), re.sub(r"\s", "", doubled.group(2))
+        legs = ", ".join(direction + sign for sign in signs)
+        message = say(lang, "err_double_change", word=doubled.group(0))
+        fixed = line.text.strip().replace(doubled.group(0).strip(), legs, 1)
+        return _problem(line, ProblemKind.SYNTAX, message, fixed)
     if word[0] in "+-=–−":
         key, hint = "err_lonely_change", say(lang, "hint_lonely_change")
     elif any(ch.isdigit() for ch in word):
