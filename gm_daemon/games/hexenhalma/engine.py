@@ -16,7 +16,14 @@ from gm_daemon.games.hexenhalma.model import Orders, SeatInfo, State
 from gm_daemon.games.hexenhalma.options import Options
 from gm_daemon.games.hexenhalma.picture import board_png, pairing_png
 from gm_daemon.games.hexenhalma.reading import read_orders
-from gm_daemon.games.hexenhalma.rounds import all_views, play_round, ranking, view
+from gm_daemon.games.hexenhalma.rounds import (
+    all_views,
+    has_fates,
+    play_round,
+    ranking,
+    view,
+    views_of,
+)
 from gm_daemon.games.hexenhalma.words import say
 from gm_daemon.games.kit import layout, names
 from gm_daemon.games.kit.headers import numbered_header
@@ -47,7 +54,7 @@ def picture_command(state: State, seat: str, args: str, lang: Lang) -> Report:
         raise CommandError(say(lang, "cmd_no_round"))
     target = _named_player(state, seat, args, lang)
     v = view(record, state.lot_seed, seat, target, trace=True)
-    score = f"{v.outcome.arrivals[0]}:{v.outcome.arrivals[1]}"
+    score = f"{v.traced.arrivals[0]}:{v.traced.arrivals[1]}"
     title = say(
         lang,
         "cmd_title",
@@ -59,7 +66,7 @@ def picture_command(state: State, seat: str, args: str, lang: Lang) -> Report:
     )
     filename = f"{say(lang, 'picture_file', n=record.round)}-{seat}-{target}.png"
     lines = [title, say(lang, "cmd_frame"), ""]
-    lines += texts.pairing_lines(v, state, record.orders, lang)
+    lines += texts.pairing_lines(v, state.names(), record.orders, lang)
     lines += ["", *texts.log_lines(v, state, lang)]
     png = pairing_png(v, title, (state.name(seat), state.name(target)), lang)
     return Report(
@@ -138,7 +145,7 @@ class Hexenhalma:
     ) -> Resolution[State, Orders]:
         """HH-15's lots come from the game's lot seed, not from ``rng``, so that anyone can
         replay a pairing from the revealed seed whichever player is taken as the frame."""
-        record, figures = play_round(state, orders, defaulted)
+        record, figures, pairings = play_round(state, orders, defaulted)
         left = [*state.left, *state.leaving]
         playing = [s.id for s in state.seats if s.id not in left]
         after = state.model_copy(
@@ -152,10 +159,7 @@ class Hexenhalma:
                 "left": left,
             }
         )
-        events: list[dict[str, Any]] = [
-            {"event": "pairing", **p.model_dump()} for p in record.pairings
-        ]
-        events += [{"event": "nmr", "seat": seat} for seat in record.defaulted]
+        events = [*pairings, *({"event": "nmr", "seat": seat} for seat in record.defaulted)]
         return Resolution(
             state=after,
             events=events,
@@ -257,9 +261,11 @@ class Hexenhalma:
         record = after.last
         if record is None:
             return Report(public="")
-        views = all_views(record, after.lot_seed)
+        events = resolution.events
+        views = views_of(record, events) if has_fates(events) else all_views(record, after.lot_seed)
+        names = after.names()
         private = {
-            seat: texts.result_private(after, record, seat_views, lang)
+            seat: texts.result_private(names, record, seat_views, lang)
             for seat, seat_views in views.items()
         }
         return Report(

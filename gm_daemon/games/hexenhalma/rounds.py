@@ -2,14 +2,17 @@
 
 Each team is compiled once per round in both frames, so the 19,900 pairings of a
 200-player round cost only the simulations. A pairing is always simulated in the frame of
-the lower seat id; ``view`` re-runs one in either player's frame for the reports and the
-picture (the fates are the same, see tests/hexenhalma/test_symmetry.py).
+the lower seat id. Its fates go into the resolution's events (``pairing_event``), and the
+result mails read them from there (``views_of``): the round is simulated once. Only
+BILD/PICTURE re-runs one pairing (``view``), for its step log and paths (the fates are the
+same in either frame, see tests/hexenhalma/test_symmetry.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from gm_daemon.games.hexenhalma.board import Board, parse_board
 from gm_daemon.games.hexenhalma.model import (
@@ -35,8 +38,9 @@ from gm_daemon.games.hexenhalma.simulate import (
 
 def play_round(
     state: State, orders: Mapping[str, Orders], defaulted: Collection[str]
-) -> tuple[RoundRecord, dict[str, Totals]]:
-    """The record of the current round and each seat's figures in it."""
+) -> tuple[RoundRecord, dict[str, Totals], list[dict[str, Any]]]:
+    """The record of the current round, each seat's figures in it and one event per
+    pairing (its score and fates, see ``pairing_event``)."""
     board = state.board()
     if board is None:
         raise ValueError(f"round {state.round} has no board yet")
@@ -45,10 +49,11 @@ def play_round(
         for seat in state.playing()
     }
     teams = {seat: compile_team(board, seat, o) for seat, o in fielded.items()}
-    pairings, lots = [], []
+    pairings, lots, events = [], [], []
     for a, b in seat_order(list(fielded)):
         outcome = play(board, teams[a][0], teams[b][1], LotKey(state.lot_seed, state.round, a, b))
         pairings.append(Pairing(a=a, b=b, score_a=outcome.arrivals[0], score_b=outcome.arrivals[1]))
+        events.append(pairing_event(a, b, outcome))
         lots += [_lot(a, b, *drawn) for drawn in outcome.lots]
     record = RoundRecord(
         round=state.round,
@@ -58,7 +63,27 @@ def play_round(
         pairings=pairings,
         lots=lots,
     )
-    return record, figures(record)
+    return record, figures(record), events
+
+
+def pairing_event(a: str, b: str, outcome: Outcome) -> dict[str, Any]:
+    """A pairing as the phase record keeps it: seats, score and every witch's fate, so that
+    the result mails (also those rendered again by ``gm-daemon show`` and the site) need no
+    second simulation. ``fates`` holds team ``a``'s witches, then ``b``'s, each as
+    ``[number, kind, cell, step, notes]`` with ``notes`` a list of ``[what, cell, step]``;
+    cells are indexes of the padded grid (``board.py``) in ``a``'s frame, the frame of the
+    simulation, since a witch running off the board ends on a cell no field name names."""
+    return {
+        "event": "pairing",
+        "a": a,
+        "b": b,
+        "score_a": outcome.arrivals[0],
+        "score_b": outcome.arrivals[1],
+        "fates": [
+            [[n, f.kind, f.cell, f.t, [list(note) for note in f.notes]] for n, f in side.items()]
+            for side in outcome.fates
+        ],
+    }
 
 
 def _lot(a: str, b: str, t: int, field: str, winner: Caster, casters: tuple[Caster, ...]) -> Lot:
@@ -98,21 +123,30 @@ def ranking(state: State) -> list[list[str]]:
         return (t.arrivals, t.difference, t.wins)
 
     groups: dict[tuple[int, ...], list[str]] = {}
-    for seat in sorted(totals, key=lambda s: (tuple(-v for v in key(s)), state.name(s))):
+    names = state.names()
+    for seat in sorted(totals, key=lambda s: (tuple(-v for v in key(s)), names.get(s, s))):
         groups.setdefault(key(seat), []).append(seat)
     return list(groups.values())
 
 
 @dataclass(frozen=True)
 class View:
-    """One pairing seen from ``me``: fates by witch number, fields in my frame."""
+    """One pairing seen from ``me``: fates by witch number, fields in my frame; the
+    simulation's ``outcome`` (step log, paths) only where it was re-run for a picture."""
 
     board: Board
     me: str
     other: str
     mine: dict[int, Fate]
     theirs: dict[int, Fate]
-    outcome: Outcome
+    outcome: Outcome | None = None
+
+    @property
+    def traced(self) -> Outcome:
+        """The re-run simulation with its log and paths (``view(..., trace=True)``)."""
+        if self.outcome is None:
+            raise ValueError(f"the pairing {self.me}-{self.other} was not simulated again")
+        return self.outcome
 
 
 def view(record: RoundRecord, lot_seed: str, me: str, other: str, trace: bool = False) -> View:
@@ -125,9 +159,38 @@ def view(record: RoundRecord, lot_seed: str, me: str, other: str, trace: bool = 
     return View(board, me, other, outcome.fates[0], outcome.fates[1], outcome)
 
 
+def views_of(record: RoundRecord, events: Sequence[Mapping[str, Any]]) -> dict[str, list[View]]:
+    """Every seat's pairings of a round from its ``pairing`` events (``pairing_event``),
+    each turned round for the higher seat id. None of them is simulated again."""
+    board = parse_board(record.board)
+    result: dict[str, list[View]] = {seat: [] for seat in record.orders}
+    for event in events:
+        if event.get("event") != "pairing":
+            continue
+        a, b = event["a"], event["b"]
+        fa, fb = (_fates(side) for side in event["fates"])
+        result[a].append(View(board, a, b, fa, fb))
+        result[b].append(View(board, b, a, _turned(board, fb), _turned(board, fa)))
+    return result
+
+
+def has_fates(events: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether a round's events carry the fates: a record written before they did has
+    only the scores, and its mails (``gm-daemon show``) are rendered by ``all_views``."""
+    return all("fates" in e for e in events if e.get("event") == "pairing")
+
+
+def _fates(side: Sequence[Sequence[Any]]) -> dict[int, Fate]:
+    return {
+        number: Fate(kind, cell, t, tuple((what, c, s) for what, c, s in notes))
+        for number, kind, cell, t, notes in side
+    }
+
+
 def all_views(record: RoundRecord, lot_seed: str) -> dict[str, list[View]]:
     """Every seat's pairings of a stored round, each simulated once (in the lower id's
-    frame) and turned round for the other player."""
+    frame) and turned round for the other player: for the records of rounds resolved
+    before the events carried the fates (``has_fates``), never for a new round."""
     board = parse_board(record.board)
     teams = {seat: compile_team(board, seat, o) for seat, o in record.orders.items()}
     result: dict[str, list[View]] = {seat: [] for seat in record.orders}
