@@ -7,7 +7,7 @@ and ``commands`` (BILD/PICTURE)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any, ClassVar
 
 from gm_daemon.games.hexenhalma import guide, texts
@@ -275,35 +275,28 @@ class Hexenhalma:
         )
 
     def public_state(self, state: State) -> dict[str, Any]:
-        totals = state.totals()
+        """The whole public state, every pairing of the last round with it: 19,900 of them
+        in a round of 200 players, which is why a result mail carries ``mail_state``."""
+        return _public_state(state, with_pairings=True)
+
+    def mail_state(
+        self, state: State, seats: Collection[str]
+    ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+        """What the result mails carry: in every one the standings (``public_state`` without
+        the last round's pairings), in each seat's own its pairings of that round. The
+        whole matrix, the same for all, is ``public_state``, written once: on the game's
+        site beside the round's page (``phase-<n>.json``)."""
+        shared = _public_state(state, with_pairings=False)
         last = state.last
-        return {
-            "round": state.round,
-            "rounds": state.rounds,
-            "finished": state.finished,
-            "scoring": state.scoring,
-            "boards": [parse_board(text).name for text in state.boards],
-            "players": [
-                {
-                    "id": s.id,
-                    "name": s.name,
-                    **totals[s.id].model_dump(),
-                    "difference": totals[s.id].difference,
-                    "league": totals[s.id].league,
-                }
-                for s in state.seats
-            ],
-            "ranking": ranking(state),
-            "last_round": None
-            if last is None
-            else {
-                "round": last.round,
-                "nmr": last.defaulted,
-                "pairings": [p.model_dump() for p in last.pairings],
-            },
-            # The lot key of HH-15 is revealed with the result, like the game's seed.
-            "lot_seed": state.lot_seed if state.finished else None,
-        }
+        if last is None:
+            return shared, {}
+        own: dict[str, list[dict[str, Any]]] = {seat: [] for seat in seats}
+        for p in last.pairings:
+            dumped = p.model_dump()
+            for seat in (p.a, p.b):
+                if seat in own:
+                    own[seat].append(dumped)
+        return shared, {seat: {"pairings": pairings} for seat, pairings in own.items()}
 
     # --- optional hooks ----------------------------------------------------------------
     def take_options(self, state: State, options: Options) -> State:
@@ -343,6 +336,41 @@ class Hexenhalma:
         png = board_png(board, title, lang)
         name = say(lang, "picture_file", n=state.round)
         return [Attachment(f"{name}.png", "image/png", png)]
+
+
+def _public_state(state: State, with_pairings: bool) -> dict[str, Any]:
+    """The public state; without the pairings, their number in the last round instead."""
+    totals = state.totals()
+    last = state.last
+    if last is None:
+        last_round = None
+    else:
+        last_round = {"round": last.round, "nmr": last.defaulted}
+        if with_pairings:
+            last_round["pairings"] = [p.model_dump() for p in last.pairings]
+        else:
+            last_round["pairings_in_all"] = len(last.pairings)
+    return {
+        "round": state.round,
+        "rounds": state.rounds,
+        "finished": state.finished,
+        "scoring": state.scoring,
+        "boards": [parse_board(text).name for text in state.boards],
+        "players": [
+            {
+                "id": s.id,
+                "name": s.name,
+                **totals[s.id].model_dump(),
+                "difference": totals[s.id].difference,
+                "league": totals[s.id].league,
+            }
+            for s in state.seats
+        ],
+        "ranking": ranking(state),
+        "last_round": last_round,
+        # The lot key of HH-15 is revealed with the result, like the game's seed.
+        "lot_seed": state.lot_seed if state.finished else None,
+    }
 
 
 GAME = Hexenhalma()
