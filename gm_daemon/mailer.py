@@ -301,8 +301,10 @@ class Mailer:
             else:
                 self.queue(after, "result", recipient, text, attachments=files)
 
+        spoken = before.config.languages_by_seat()
         for player in after.players:
-            send(before.config.language_of(player.seat), player, player.name, player.seat)
+            lang = spoken.get(player.seat, before.config.language)
+            send(lang, player, player.name, player.seat)
         if preview:
             return
         for observer in before.config.observers:

@@ -174,7 +174,9 @@ class Report:
     """
 
     public: str
-    private: dict[str, str] = field(default_factory=dict)
+    # A mapping, not necessarily a dict: ``kit.ondemand.OnDemand`` renders a seat's part
+    # when a mail to him asks for it.
+    private: Mapping[str, str] = field(default_factory=dict)
     attachments: list[Attachment] = field(default_factory=list)
     private_attachments: dict[str, list[Attachment]] = field(default_factory=dict)
 

@@ -17,16 +17,17 @@ from gm_daemon.games.hexenhalma.options import Options
 from gm_daemon.games.hexenhalma.picture import board_png, pairing_png
 from gm_daemon.games.hexenhalma.reading import read_orders
 from gm_daemon.games.hexenhalma.rounds import (
+    Played,
     all_views,
     has_fates,
     play_round,
     ranking,
     view,
-    views_of,
 )
 from gm_daemon.games.hexenhalma.words import say
 from gm_daemon.games.kit import layout, names
 from gm_daemon.games.kit.headers import numbered_header
+from gm_daemon.games.kit.ondemand import OnDemand
 from gm_daemon.games.protocol import (
     Accepted,
     Attachment,
@@ -262,12 +263,15 @@ class Hexenhalma:
         if record is None:
             return Report(public="")
         events = resolution.events
-        views = views_of(record, events) if has_fates(events) else all_views(record, after.lot_seed)
+        if has_fates(events):
+            views_of_seat = Played(record, events).views
+        else:  # a round recorded before the events carried the fates
+            views_of_seat = all_views(record, after.lot_seed).__getitem__
         names = after.names()
-        private = {
-            seat: texts.result_private(names, record, seat_views, lang)
-            for seat, seat_views in views.items()
-        }
+        private = OnDemand(
+            record.orders,
+            lambda seat: texts.result_private(names, record, views_of_seat(seat), lang),
+        )
         return Report(
             public=texts.result_public(after, record, lang),
             private=private,

@@ -10,7 +10,7 @@ same in either frame, see tests/hexenhalma/test_symmetry.py).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -159,19 +159,45 @@ def view(record: RoundRecord, lot_seed: str, me: str, other: str, trace: bool = 
     return View(board, me, other, outcome.fates[0], outcome.fates[1], outcome)
 
 
+class Played:
+    """A round's ``pairing`` events (``pairing_event``) by seat, each seat's turned into
+    views when they are asked for: a result rendered in one language writes the pairings of
+    that language's readers only. Nothing is simulated again."""
+
+    def __init__(self, record: RoundRecord, events: Sequence[Mapping[str, Any]]):
+        self.board = parse_board(record.board)
+        self.by_seat: dict[str, list[Mapping[str, Any]]] = {seat: [] for seat in record.orders}
+        for event in events:
+            if event.get("event") == "pairing":
+                self.by_seat[event["a"]].append(event)
+                self.by_seat[event["b"]].append(event)
+
+    def views(self, seat: str) -> list[View]:
+        board, result = self.board, []
+        for event in self.by_seat.get(seat, []):
+            mine, theirs = event["fates"]
+            if event["a"] == seat:
+                result.append(
+                    View(board, seat, event["b"], _fates(board, mine), _fates(board, theirs))
+                )
+            else:  # the simulation ran in a's frame: turned round for b
+                turned = board.rot
+                result.append(
+                    View(
+                        board,
+                        seat,
+                        event["a"],
+                        _fates(board, theirs, turned),
+                        _fates(board, mine, turned),
+                    )
+                )
+        return result
+
+
 def views_of(record: RoundRecord, events: Sequence[Mapping[str, Any]]) -> dict[str, list[View]]:
-    """Every seat's pairings of a round from its ``pairing`` events (``pairing_event``),
-    each turned round for the higher seat id. None of them is simulated again."""
-    board = parse_board(record.board)
-    result: dict[str, list[View]] = {seat: [] for seat in record.orders}
-    for event in events:
-        if event.get("event") != "pairing":
-            continue
-        a, b = event["a"], event["b"]
-        fa, fb = (_fates(side) for side in event["fates"])
-        result[a].append(View(board, a, b, fa, fb))
-        result[b].append(View(board, b, a, _turned(board, fb), _turned(board, fa)))
-    return result
+    """Every seat's pairings of a round from its events (``Played``), all at once."""
+    played = Played(record, events)
+    return {seat: played.views(seat) for seat in record.orders}
 
 
 def has_fates(events: Sequence[Mapping[str, Any]]) -> bool:
@@ -180,9 +206,17 @@ def has_fates(events: Sequence[Mapping[str, Any]]) -> bool:
     return all("fates" in e for e in events if e.get("event") == "pairing")
 
 
-def _fates(side: Sequence[Sequence[Any]]) -> dict[int, Fate]:
+def _same(cell: int) -> int:
+    return cell
+
+
+def _fates(
+    board: Board, side: Sequence[Sequence[Any]], turn: Callable[[int], int] = _same
+) -> dict[int, Fate]:
+    """One team's fates of a ``pairing`` event, fields turned by ``turn`` (``board.rot``
+    for the player whose frame the simulation did not run in)."""
     return {
-        number: Fate(kind, cell, t, tuple((what, c, s) for what, c, s in notes))
+        number: Fate(kind, turn(cell), t, tuple((what, turn(c), s) for what, c, s in notes))
         for number, kind, cell, t, notes in side
     }
 

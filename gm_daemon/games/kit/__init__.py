@@ -5,6 +5,7 @@
 ``picture`` — the Pillow base (canvas, the one shipped font, labels that never overlap,
 PNG bytes, colours per seat);
 ``headers`` — the numbered phase header (``Runde: 3``) most games use;
-``names`` — finding whom or what a player names, and the guess for a near miss.
+``names`` — finding whom or what a player names, and the guess for a near miss;
+``ondemand`` — ``Report.private`` rendered seat by seat as the mails ask for it.
 A new game starts from these instead of inventing its own.
 """
