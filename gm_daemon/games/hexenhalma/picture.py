@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
+from functools import lru_cache
 
 from PIL import ImageDraw
 
@@ -108,7 +109,10 @@ def _field_letters(board: Board, top: int) -> list[tuple[str, picture.Box]]:
     return letters
 
 
+@lru_cache(maxsize=16)
 def board_png(board: Board, title: str, lang: str = "de") -> bytes:
+    """Kept for the next caller: a game's start sends the same board to every player
+    (200 welcomes drew it 200 times, ~0.1 s each), a result once per language."""
     image, _ = _grid(board, title, [(None, say(lang, "picture_fields"))])
     return picture.png_bytes(image)
 
