@@ -267,10 +267,9 @@ class Hexenhalma:
             views_of_seat = Played(record, events).views
         else:  # a round recorded before the events carried the fates
             views_of_seat = all_views(record, after.lot_seed).__getitem__
-        names = after.names()
+        writer = texts.PairingWriter(after.names(), record.orders, lang)
         private = OnDemand(
-            record.orders,
-            lambda seat: texts.result_private(names, record, views_of_seat(seat), lang),
+            record.orders, lambda seat: texts.result_private(writer, views_of_seat(seat), lang)
         )
         return Report(
             public=texts.result_public(after, record, lang),

@@ -156,17 +156,48 @@ def fate_text(board: Board, fate: Fate | None, lang: Lang) -> str:
 def pairing_lines(
     v: View, names: Mapping[str, str], orders: Mapping[str, Orders], lang: Lang
 ) -> list[str]:
-    score = f"{sum(f.kind == 'goal' for f in v.mine.values())}:" + str(
-        sum(f.kind == "goal" for f in v.theirs.values())
-    )
-    lines = [f"{names.get(v.me, v.me)} – {names.get(v.other, v.other)} {score}"]
-    for seat, fates in ((v.me, v.mine), (v.other, v.theirs)):
-        numbers = sorted({w.number for w in orders[seat].witches} | set(fates))
-        for number in numbers:
-            label = f"  {names.get(seat, seat)}, {WITCH_WORD.get(lang, 'Witch')} {number}: "
-            text = fate_text(v.board, fates.get(number), lang)
-            lines.extend(layout.flow(text.split(" "), prefix=label))
-    return lines
+    return PairingWriter(names, orders, lang).lines(v)
+
+
+class PairingWriter:
+    """Writes pairings with every witch's fate, for the many pairings of one round in one
+    language. A witch's line is kept by seat, number and fate: fates repeat (a witch nobody
+    hindered ends alike in every pairing, and every reader sees the other teams in the same
+    frame, turned), so a round of 200 players writes each once, not 80,000 times."""
+
+    def __init__(self, names: Mapping[str, str], orders: Mapping[str, Orders], lang: Lang):
+        self.names = names
+        self.orders = orders
+        self.lang = lang
+        self._numbers: dict[str, set[int]] = {}
+        self._lines: dict[tuple[str, int, Fate | None], list[str]] = {}
+
+    def lines(self, v: View) -> list[str]:
+        names = self.names
+        score = f"{sum(f.kind == 'goal' for f in v.mine.values())}:" + str(
+            sum(f.kind == "goal" for f in v.theirs.values())
+        )
+        lines = [f"{names.get(v.me, v.me)} – {names.get(v.other, v.other)} {score}"]
+        for seat, fates in ((v.me, v.mine), (v.other, v.theirs)):
+            for number in sorted(self._witches(seat) | fates.keys()):
+                lines += self._witch(v.board, seat, number, fates.get(number))
+        return lines
+
+    def _witches(self, seat: str) -> set[int]:
+        numbers = self._numbers.get(seat)
+        if numbers is None:
+            numbers = self._numbers[seat] = {w.number for w in self.orders[seat].witches}
+        return numbers
+
+    def _witch(self, board: Board, seat: str, number: int, fate: Fate | None) -> list[str]:
+        key = (seat, number, fate)
+        lines = self._lines.get(key)
+        if lines is None:
+            name = self.names.get(seat, seat)
+            label = f"  {name}, {WITCH_WORD.get(self.lang, 'Witch')} {number}: "
+            text = fate_text(board, fate, self.lang)
+            lines = self._lines[key] = layout.flow(text.split(" "), prefix=label)
+        return lines
 
 
 # --- standings ------------------------------------------------------------------------
@@ -274,12 +305,10 @@ def lot_lines(state: State, record: RoundRecord, lang: Lang) -> list[str]:
     return lines
 
 
-def result_private(
-    names: Mapping[str, str], record: RoundRecord, views: list[View], lang: Lang
-) -> str:
+def result_private(writer: PairingWriter, views: list[View], lang: Lang) -> str:
     lines = [say(lang, "your_pairings"), ""]
     for v in views:
-        lines += pairing_lines(v, names, record.orders, lang)
+        lines += writer.lines(v)
     lines += ["", say(lang, "picture_hint")]
     return layout.wrap("\n".join(lines)) + "\n"
 
