@@ -240,8 +240,17 @@ def _mixed(
 def _text_part_body(body: str) -> str:
     """The text as ``set_content(body, charset="utf-8", cte="quoted-printable")`` under the
     SMTP policy encodes it: lines split as bytes, quoted to 78 columns, CRLF."""
-    text = b"\n".join(body.encode("utf-8").splitlines()) + b"\n"
-    return body_encode(text.decode("latin-1"), _MAX_LINE).replace("\n", "\r\n")
+    lines = body.encode("utf-8").splitlines() or [b""]
+    return "".join([_quoted_line(line) for line in lines])
+
+
+@lru_cache(maxsize=8192)
+def _quoted_line(line: bytes) -> str:
+    """One line of ``_text_part_body``, with its CRLF. ``body_encode`` quotes each line on
+    its own, so the lines of a text can be quoted one by one; and the mails of one result
+    share most of theirs (200 players get the same 200 lines of standings), so a line
+    quoted once is kept."""
+    return body_encode(line.decode("latin-1"), _MAX_LINE).replace("\n", "\r\n") + "\r\n"
 
 
 def _attachment_part(attachment: Attachment) -> str | None:
