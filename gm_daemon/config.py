@@ -881,6 +881,11 @@ class GameConfig(Strict):
                 return player.language or self.language
         return self.language
 
+    def languages_by_seat(self) -> dict[str, str]:
+        """``language_of`` for every configured seat at once: a result to 200 players asks
+        200 times, and each ``language_of`` walks the players."""
+        return {p.seat_id(): p.language or self.language for p in self.players}
+
 
 def _check_phase_types(kind: str, types: tuple[str, ...], deadlines: Deadlines) -> None:
     """Per-phase-type lengths must name the kind's phase types (a typo such as ``movment``

@@ -53,7 +53,8 @@ class Loaded:
     def languages(self) -> list[str]:
         """Every language a mail of this game is written in: its players' and observers',
         the game's first; a public report is rendered once for each."""
-        wanted = [self.config.language_of(p.seat) for p in self.players]
+        spoken = self.config.languages_by_seat()
+        wanted = [spoken.get(p.seat, self.config.language) for p in self.players]
         wanted += [o.language or self.config.language for o in self.config.observers]
         return sorted(set(wanted), key=lambda lang: (lang != self.config.language, lang))
 

@@ -291,17 +291,7 @@ class Mailer:
         language in use, not once per recipient: a club of twenty gets two renderings.
         With ``preview`` each player's mail goes to the GM only, marked, and observers get
         nothing yet: ``gm-daemon publish`` sends them all, rendered again from the record."""
-        state_name = f"{before.row.id}-{before.row.phase}.json"
-        state_file = json_attachment(
-            state_name,
-            {
-                "game": before.row.id,
-                "kind": before.row.kind,
-                "phase": after.row.phase,
-                "finished": resolution.finished,
-                "state": after.engine.public_state(after.state),
-            },
-        )
+        state_file = self._state_files(before, after, resolution)
         rendered = {
             lang: self._rendered_result(before.speaking(lang), after.speaking(lang), resolution,
                                         defaults, closing)
@@ -313,18 +303,49 @@ class Mailer:
             body = with_private(report, seat) if seat else observer_view(report)
             files = attachments(report, seat) if seat else list(report.attachments)
             text = render(lang, "result", name=name, report=body, **values)
+            files = [*files, state_file(seat)]
             if preview and isinstance(recipient, PlayerRow):
-                self._preview(after, values["phase_label"], recipient, text, [*files, state_file])
+                self._preview(after, values["phase_label"], recipient, text, files)
             else:
-                self.queue(after, "result", recipient, text, attachments=[*files, state_file])
+                self.queue(after, "result", recipient, text, attachments=files)
 
+        spoken = before.config.languages_by_seat()
         for player in after.players:
-            send(before.config.language_of(player.seat), player, player.name, player.seat)
+            lang = spoken.get(player.seat, before.config.language)
+            send(lang, player, player.name, player.seat)
         if preview:
             return
         for observer in before.config.observers:
             lang = observer.language or before.config.language
             send(lang, observer.email, observer.name, None)
+
+    @staticmethod
+    def _state_files(
+        before: Loaded, after: Loaded, resolution: Resolution[Any, Any]
+    ) -> Callable[[str | None], Attachment]:
+        """The JSON file of each result mail, by the seat it goes to (None: an observer).
+        An engine with ``mail_state`` (protocol: ``SplitsMailState``) gives a part for all
+        and one per seat; without it every mail carries the whole ``public_state``."""
+        name = f"{before.row.id}-{before.row.phase}.json"
+        head = {
+            "game": before.row.id,
+            "kind": before.row.kind,
+            "phase": after.row.phase,
+            "finished": resolution.finished,
+        }
+        split = getattr(after.engine, "mail_state", None)
+        if split is None:
+            whole = json_attachment(name, {**head, "state": after.engine.public_state(after.state)})
+            return lambda seat: whole
+        shared, own = split(after.state, [p.seat for p in after.players])
+        for_all = json_attachment(name, {**head, "state": shared})
+
+        def file(seat: str | None) -> Attachment:
+            if seat is None:
+                return for_all
+            return json_attachment(name, {**head, "state": shared, "own": own.get(seat, {})})
+
+        return file
 
     def _preview(
         self,
@@ -371,10 +392,23 @@ class Mailer:
             "phase_label": before.label(),
             "nmr": self._nmr_text(before, defaults),
             "next": closing(after),
-            "state_file": wrap(phrase(lang, "state_file", file=state_name)),
+            "state_file": wrap(self._state_file_text(before, state_name)),
             "site_link": self.site_link(before),
         }
         return report, values
+
+    def _state_file_text(self, loaded: Loaded, name: str) -> str:
+        """What the attached JSON holds; where a kind sends each player only his own part
+        (``mail_state``), also where the whole phase is: its file on the game's site."""
+        lang = loaded.lang
+        if not hasattr(loaded.engine, "mail_state"):
+            return phrase(lang, "state_file", file=name)
+        text = phrase(lang, "state_file_own", file=name)
+        site = self.config.site
+        url = site.game_url(loaded.row.id) if site else None
+        if url:
+            text += " " + phrase(lang, "state_file_all", url=f"{url}phase-{loaded.row.phase}.json")
+        return text
 
     def _nmr_text(self, loaded: Loaded, defaults: Mapping[str, BaseModel]) -> str:
         """The defaults applied, as the engine describes them; nothing for an engine whose

@@ -48,14 +48,15 @@ Optional hooks are found by name (``getattr``), as aiosmtpd finds ``handle_DATA`
 implements only what it needs. ``take_options`` and ``waiting_for`` let the GM feed a running
 game (Hexenhalma's boards); ``leave`` and ``final_ranking`` say what a player leaving and a
 game ended now mean (``Season``); ``commands`` adds mail commands with arguments (``BILD Anna``,
-``KARTE``). ``hooks.py`` holds the daemon's side of them.
+``KARTE``); ``mail_state`` splits a public state too big for every mail (``SplitsMailState``).
+``hooks.py`` holds the daemon's side of them.
 """
 
 from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
@@ -173,7 +174,9 @@ class Report:
     """
 
     public: str
-    private: dict[str, str] = field(default_factory=dict)
+    # A mapping, not necessarily a dict: ``kit.ondemand.OnDemand`` renders a seat's part
+    # when a mail to him asks for it.
+    private: Mapping[str, str] = field(default_factory=dict)
     attachments: list[Attachment] = field(default_factory=list)
     private_attachments: dict[str, list[Attachment]] = field(default_factory=dict)
 
@@ -380,6 +383,20 @@ class Season(Protocol[S]):
     def final_ranking(self, state: S) -> list[list[str]]:
         """The ranking as the game stands, best first, every seat exactly once."""
         ...
+
+
+class SplitsMailState(Protocol[S]):
+    """Optional: what the result mails carry as JSON, for a kind whose ``public_state`` is
+    too big to send to everyone (Hexenhalma: every pairing of a round, 19,900 of them with
+    200 players). ``shared`` goes into every result mail; ``own[seat]`` beside it into
+    that seat's mail only (his own results), so the mails grow with the players, not with
+    their square. Both hold nothing private (point 5). Without the hook every mail carries
+    ``public_state``; with it or not, the whole ``public_state`` of each phase is on the
+    game's site (``phase-<n>.json``) and in ``gm-daemon status --json``."""
+
+    def mail_state(
+        self, state: S, seats: Collection[str]
+    ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]: ...
 
 
 class HasCommands(Protocol[S]):

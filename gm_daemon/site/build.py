@@ -3,7 +3,7 @@
 Layout under ``[site] dir``::
 
     index.html  style.css  deadlines.ics
-    <game>/index.html  <game>/phase-<n>.html  <game>/p<n>-<picture>.png
+    <game>/index.html  <game>/phase-<n>.html  <game>/phase-<n>.json  <game>/p<n>-<picture>.png
     <game>/deadlines.ics  <game>/feed.xml  <game>/game.json
 
 Every file is written to a temporary name and renamed, so a reader never sees half a page.
@@ -151,6 +151,7 @@ class SiteBuilder:
                 continue
             for picture in phase.pictures:
                 write(folder / picture.file, picture.data)
+            write(folder / phase.data_file, phase.data)
             previous = phases[i - 1] if i else None
             following = phases[i + 1] if i + 1 < len(phases) else None
             page = self._page(

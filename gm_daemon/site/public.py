@@ -2,7 +2,8 @@
 report, the public facts of the running phase, nothing else.
 
 This is the site's one door to the games. It reads only what a result mail to an observer
-holds (``Report.public`` and ``Report.attachments``, re-rendered as ``gm-daemon show`` does),
+holds (``Report.public`` and ``Report.attachments``, re-rendered as ``gm-daemon show`` does,
+and the whole ``public_state`` such a mail attached before ``mail_state`` split it),
 the game row's public facts (phase, deadline, paused, finished) and player names. No address,
 code, private report part, order text or state dump passes through here; the seed only once
 the game is over and only where the welcome promised it.
@@ -46,10 +47,17 @@ class PhaseView:
     resolved_at: datetime
     text: str
     pictures: tuple[Picture, ...]
+    data: bytes = b""  # the phase's whole public state as JSON (``data_file``)
 
     @property
     def page(self) -> str:
         return f"phase-{self.number}.html"
+
+    @property
+    def data_file(self) -> str:
+        """The machine-readable result beside the page: what a result mail attached before
+        kinds sent each player only his part (``mail_state``), written once for everyone."""
+        return f"phase-{self.number}.json"
 
 
 @dataclass(frozen=True)
@@ -197,6 +205,13 @@ def _render_phase(loaded: Loaded, record: sqlite3.Row) -> PhaseView:
     )
     before = engine.State.model_validate_json(record["state_before"])
     report = engine.report(before, resolution, loaded.lang)
+    data = {
+        "game": loaded.row.id,
+        "kind": loaded.row.kind,
+        "phase": engine.phase_number(resolution.state),
+        "finished": resolution.finished,
+        "state": engine.public_state(resolution.state),
+    }
     label = engine.phase_label(before, loaded.lang)  # the label in the game's language
     kind = engine.title.get(loaded.lang, loaded.row.kind)
     pictures = tuple(
@@ -205,7 +220,8 @@ def _render_phase(loaded: Loaded, record: sqlite3.Row) -> PhaseView:
         if attachment.content_type == "image/png"
     )
     text = fit(report.public.rstrip()) + "\n"  # as the result mail shows it: 78 columns
-    return PhaseView(number, label, from_iso(record["resolved_at"]), text, pictures)
+    encoded = json.dumps(data, ensure_ascii=False, sort_keys=True).encode()  # C encoder: big
+    return PhaseView(number, label, from_iso(record["resolved_at"]), text, pictures, encoded)
 
 
 def _picture(number: int, attachment: Attachment, kind: str, label: str, lang: str) -> Picture:

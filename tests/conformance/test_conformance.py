@@ -181,6 +181,28 @@ def test_private_parts_reach_their_seat_only(kind: str) -> None:
             report = engine.report(step.state, step.resolution, lang)
             state_json = json.dumps(engine.public_state(step.resolution.state), ensure_ascii=False)
             _assert_private(report, seats, state_json)
+            _assert_mail_state_private(engine, step.resolution.state, report, seats)
+
+
+def _assert_mail_state_private(
+    engine: Game[Any, Any, Any], state: BaseModel, report: Report, seats: list[Seat]
+) -> None:
+    """``mail_state`` (optional): no seat's private part in what every mail carries, nor in
+    another seat's own part."""
+    split = getattr(engine, "mail_state", None)
+    if split is None:
+        return
+    shared, own = split(state, [s.id for s in seats])
+    assert set(own) <= {s.id for s in seats}
+    shared_json = json.dumps(shared, ensure_ascii=False)
+    for seat, text in report.private.items():
+        secret = text.strip()
+        if not secret:
+            continue
+        assert secret not in shared_json, f"{seat}'s private part is in mail_state's shared part"
+        for other, part in own.items():
+            if other != seat:
+                assert secret not in json.dumps(part, ensure_ascii=False), (seat, other)
 
 
 @pytest.mark.parametrize("kind", KINDS)

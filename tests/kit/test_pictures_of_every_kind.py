@@ -31,6 +31,7 @@ from PIL import ImageDraw, ImageFont
 from gm_daemon.games.hexenhalma import GAME as HEXENHALMA
 from gm_daemon.games.hexenhalma.engine import PICTURE
 from gm_daemon.games.hexenhalma.options import Options as HexenhalmaOptions
+from gm_daemon.games.hexenhalma.picture import board_png
 from gm_daemon.games.highlander import GAME as HIGHLANDER
 from gm_daemon.games.highlander import picture as highlander_picture
 from gm_daemon.games.highlander.mapview import MapArrow, MapUnit, MapView
@@ -92,6 +93,7 @@ def _hexenhalma(lang: str) -> Iterator[str]:
     options = HexenhalmaOptions(boards=[KREUZ, KREUZ])
     state = HEXENHALMA.start(options, SEATS, random.Random(1))
     yield "board"
+    board_png.cache_clear()  # drawn again, not taken from an earlier test's welcome
     _pngs(HEXENHALMA.welcome(state, "joerg", lang))
     orders = {
         "joerg": "Hexe 1: C7 | N+K, N4, E, N\nHexe 2: D7 | N, E+M, N5\nHexe 3: E7 | N5, W2+K, N",

@@ -5,6 +5,7 @@ are the games' deadlines; Atom feeds; the daemon's rebuild of one game only; the
 from __future__ import annotations
 
 import html
+import json
 import logging
 import re
 import shutil
@@ -18,7 +19,8 @@ import html5lib
 import pytest
 from icalendar import Calendar
 
-from gm_daemon.config import SiteSection
+from gm_daemon.config import SiteSection, load_config
+from gm_daemon.referee import Referee
 from gm_daemon.store import Store
 from tests.daemon_harness import DaemonHarness
 from tests.site.played import (
@@ -322,3 +324,37 @@ def test_a_started_game_shows_its_rules_without_anyones_example(tmp_path: Path, 
         example = body.split(marker, 1)[1].strip().split("\n\n")[0].strip()
         lines = [line for line in example.splitlines() if len(line.strip()) >= 12]
         assert not any(html.escape(line.strip()) in help_text for line in lines), example
+
+
+@pytest.mark.parametrize("name", list(KINDS))
+def test_each_phase_has_its_whole_result_as_json(played_game: Played, name: str) -> None:
+    """``phase-N.json`` beside each phase page: the whole ``public_state`` after that phase,
+    as result mails attached it before ``mail_state``. A Hexenhalma round's holds every
+    pairing, while each player's mail holds his own and names the file."""
+    h = played_game(name)
+    store = Store(h.database)
+    try:
+        loaded = Referee(load_config(h.config_path), store, h.clock).load("g")
+        assert loaded is not None
+        engine = loaded.engine
+        rows = store.db.execute("SELECT phase, state_after FROM phases ORDER BY phase")
+        after = {n: engine.State.model_validate_json(state) for n, state in rows}
+    finally:
+        store.close()
+    for number, state in after.items():
+        data = json.loads((h.site / "g" / f"phase-{number}.json").read_text("utf-8"))
+        assert data["state"] == json.loads(json.dumps(engine.public_state(state))), number
+        assert (data["game"], data["kind"]) == ("g", loaded.row.kind)
+    if loaded.row.kind != "hexenhalma":
+        return
+    first = min(after)
+    data = json.loads((h.site / "g" / f"phase-{first}.json").read_text("utf-8"))
+    assert len(data["state"]["last_round"]["pairings"]) == 3  # three players, all pairings
+    results = [m for m in h.mails_to(PLAYERS["Anna"][0]) if f"g-{first}.json" in h.attachments(m)]
+    assert f"{SITE_URL}g/phase-{first}.json" in " ".join(h.prose(results[0]).split())
+    mine = json.loads(h.attachments(results[0])[f"g-{first}.json"])
+    assert "pairings" not in mine["state"]["last_round"]
+    assert {(p["a"], p["b"]) for p in mine["own"]["pairings"]} == {
+        ("anna", "bert"),
+        ("anna", "carla"),
+    }

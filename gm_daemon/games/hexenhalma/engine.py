@@ -7,7 +7,7 @@ and ``commands`` (BILD/PICTURE)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any, ClassVar
 
 from gm_daemon.games.hexenhalma import guide, texts
@@ -16,9 +16,17 @@ from gm_daemon.games.hexenhalma.model import Orders, SeatInfo, State
 from gm_daemon.games.hexenhalma.options import Options
 from gm_daemon.games.hexenhalma.picture import board_png, pairing_png
 from gm_daemon.games.hexenhalma.reading import read_orders
-from gm_daemon.games.hexenhalma.rounds import all_views, play_round, ranking, view
+from gm_daemon.games.hexenhalma.rounds import (
+    Played,
+    all_views,
+    has_fates,
+    play_round,
+    ranking,
+    view,
+)
 from gm_daemon.games.hexenhalma.words import say
 from gm_daemon.games.kit import layout, names
+from gm_daemon.games.kit.ondemand import OnDemand
 from gm_daemon.games.kit.rounds import RoundGame, leave_after_round
 from gm_daemon.games.protocol import (
     Accepted,
@@ -45,7 +53,7 @@ def picture_command(state: State, seat: str, args: str, lang: Lang) -> Report:
         raise CommandError(say(lang, "cmd_no_round"))
     target = _named_player(state, seat, args, lang)
     v = view(record, state.lot_seed, seat, target, trace=True)
-    score = f"{v.outcome.arrivals[0]}:{v.outcome.arrivals[1]}"
+    score = f"{v.traced.arrivals[0]}:{v.traced.arrivals[1]}"
     title = say(
         lang,
         "cmd_title",
@@ -57,7 +65,7 @@ def picture_command(state: State, seat: str, args: str, lang: Lang) -> Report:
     )
     filename = f"{say(lang, 'picture_file', n=record.round)}-{seat}-{target}.png"
     lines = [title, say(lang, "cmd_frame"), ""]
-    lines += texts.pairing_lines(v, state, record.orders, lang)
+    lines += texts.pairing_lines(v, state.names(), record.orders, lang)
     lines += ["", *texts.log_lines(v, state, lang)]
     png = pairing_png(v, title, (state.name(seat), state.name(target)), lang)
     return Report(
@@ -129,7 +137,7 @@ class Hexenhalma(RoundGame[Options, State, Orders]):
     ) -> Resolution[State, Orders]:
         """HH-15's lots come from the game's lot seed, not from ``rng``, so that anyone can
         replay a pairing from the revealed seed whichever player is taken as the frame."""
-        record, figures = play_round(state, orders, defaulted)
+        record, figures, pairings = play_round(state, orders, defaulted)
         left = [*state.left, *state.leaving]
         playing = [s.id for s in state.seats if s.id not in left]
         after = state.model_copy(
@@ -143,10 +151,7 @@ class Hexenhalma(RoundGame[Options, State, Orders]):
                 "left": left,
             }
         )
-        events: list[dict[str, Any]] = [
-            {"event": "pairing", **p.model_dump()} for p in record.pairings
-        ]
-        events += [{"event": "nmr", "seat": seat} for seat in record.defaulted]
+        events = [*pairings, *({"event": "nmr", "seat": seat} for seat in record.defaulted)]
         return Resolution(
             state=after,
             events=events,
@@ -227,11 +232,15 @@ class Hexenhalma(RoundGame[Options, State, Orders]):
         record = after.last
         if record is None:
             return Report(public="")
-        views = all_views(record, after.lot_seed)
-        private = {
-            seat: texts.result_private(after, record, seat_views, lang)
-            for seat, seat_views in views.items()
-        }
+        events = resolution.events
+        if has_fates(events):
+            views_of_seat = Played(record, events).views
+        else:  # a round recorded before the events carried the fates
+            views_of_seat = all_views(record, after.lot_seed).__getitem__
+        writer = texts.PairingWriter(after.names(), record.orders, lang)
+        private = OnDemand(
+            record.orders, lambda seat: texts.result_private(writer, views_of_seat(seat), lang)
+        )
         return Report(
             public=texts.result_public(after, record, lang),
             private=private,
@@ -239,35 +248,28 @@ class Hexenhalma(RoundGame[Options, State, Orders]):
         )
 
     def public_state(self, state: State) -> dict[str, Any]:
-        totals = state.totals()
+        """The whole public state, every pairing of the last round with it: 19,900 of them
+        in a round of 200 players, which is why a result mail carries ``mail_state``."""
+        return _public_state(state, with_pairings=True)
+
+    def mail_state(
+        self, state: State, seats: Collection[str]
+    ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+        """What the result mails carry: in every one the standings (``public_state`` without
+        the last round's pairings), in each seat's own its pairings of that round. The
+        whole matrix, the same for all, is ``public_state``, written once: on the game's
+        site beside the round's page (``phase-<n>.json``)."""
+        shared = _public_state(state, with_pairings=False)
         last = state.last
-        return {
-            "round": state.round,
-            "rounds": state.rounds,
-            "finished": state.finished,
-            "scoring": state.scoring,
-            "boards": [parse_board(text).name for text in state.boards],
-            "players": [
-                {
-                    "id": s.id,
-                    "name": s.name,
-                    **totals[s.id].model_dump(),
-                    "difference": totals[s.id].difference,
-                    "league": totals[s.id].league,
-                }
-                for s in state.seats
-            ],
-            "ranking": ranking(state),
-            "last_round": None
-            if last is None
-            else {
-                "round": last.round,
-                "nmr": last.defaulted,
-                "pairings": [p.model_dump() for p in last.pairings],
-            },
-            # The lot key of HH-15 is revealed with the result, like the game's seed.
-            "lot_seed": state.lot_seed if state.finished else None,
-        }
+        if last is None:
+            return shared, {}
+        own: dict[str, list[dict[str, Any]]] = {seat: [] for seat in seats}
+        for p in last.pairings:
+            dumped = p.model_dump()
+            for seat in (p.a, p.b):
+                if seat in own:
+                    own[seat].append(dumped)
+        return shared, {seat: {"pairings": pairings} for seat, pairings in own.items()}
 
     # --- optional hooks ----------------------------------------------------------------
     def take_options(self, state: State, options: Options) -> State:
@@ -307,6 +309,41 @@ class Hexenhalma(RoundGame[Options, State, Orders]):
         png = board_png(board, title, lang)
         name = say(lang, "picture_file", n=state.round)
         return [Attachment(f"{name}.png", "image/png", png)]
+
+
+def _public_state(state: State, with_pairings: bool) -> dict[str, Any]:
+    """The public state; without the pairings, their number in the last round instead."""
+    totals = state.totals()
+    last = state.last
+    if last is None:
+        last_round = None
+    else:
+        last_round = {"round": last.round, "nmr": last.defaulted}
+        if with_pairings:
+            last_round["pairings"] = [p.model_dump() for p in last.pairings]
+        else:
+            last_round["pairings_in_all"] = len(last.pairings)
+    return {
+        "round": state.round,
+        "rounds": state.rounds,
+        "finished": state.finished,
+        "scoring": state.scoring,
+        "boards": [parse_board(text).name for text in state.boards],
+        "players": [
+            {
+                "id": s.id,
+                "name": s.name,
+                **totals[s.id].model_dump(),
+                "difference": totals[s.id].difference,
+                "league": totals[s.id].league,
+            }
+            for s in state.seats
+        ],
+        "ranking": ranking(state),
+        "last_round": last_round,
+        # The lot key of HH-15 is revealed with the result, like the game's seed.
+        "lot_seed": state.lot_seed if state.finished else None,
+    }
 
 
 GAME = Hexenhalma()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
+from functools import lru_cache
 
 from PIL import ImageDraw
 
@@ -108,7 +109,10 @@ def _field_letters(board: Board, top: int) -> list[tuple[str, picture.Box]]:
     return letters
 
 
+@lru_cache(maxsize=16)
 def board_png(board: Board, title: str, lang: str = "de") -> bytes:
+    """Kept for the next caller: a game's start sends the same board to every player
+    (200 welcomes drew it 200 times, ~0.1 s each), a result once per language."""
     image, _ = _grid(board, title, [(None, say(lang, "picture_fields"))])
     return picture.png_bytes(image)
 
@@ -123,7 +127,7 @@ def pairing_png(v: View, title: str, names: tuple[str, str], lang: str = "de") -
     rows = _legend_rows(v, names, lang)
     image, draw = _grid(board, title, rows)
     top = _top_of_board(board, title)
-    for (team, number), path in sorted(v.outcome.paths.items()):
+    for (team, number), path in sorted(v.traced.paths.items()):
         _path(draw, board, top, path, picture.seat_colour(team), _shift(team, number))
     labels = mark_labels(v, top)
     for (text, _, colour), box in zip(labels, mark_boxes(v, top), strict=True):
@@ -141,12 +145,12 @@ def mark_labels(v: View, top: int) -> list[tuple[str, tuple[int, int], picture.C
     first, then the spells in the order they were cast."""
     board = v.board
     marks = []
-    for team, number in sorted(v.outcome.paths):
+    for team, number in sorted(v.traced.paths):
         fate = (v.mine if team == 0 else v.theirs).get(number)
         if fate is not None:
             at = _centre(board, top, fate.cell, _shift(team, number))
             marks.append((_END_MARK.get(fate.kind, "?"), at, picture.seat_colour(team)))
-    for t, team, _number, what, cell, extra in v.outcome.log or []:
+    for t, team, _number, what, cell, extra in v.traced.log or []:
         if what == "cast" and extra in SPELL_LETTERS and SPELL_LETTERS[extra] != "I":
             text = f"{SPELL_LETTERS[extra]}{t}"
             marks.append((text, _centre(board, top, cell), picture.seat_colour(team)))
@@ -172,7 +176,7 @@ def _legend_rows(v: View, names: tuple[str, str], lang: str) -> list[tuple[Sampl
         (_swatch(picture.seat_colour(1)), names[1]),
         (lambda d, a, b: d.line((a, b), fill=picture.BLACK, width=3), say(lang, "picture_walk")),
     ]
-    hows = {how for path in v.outcome.paths.values() for _, _, how in path[1:]}
+    hows = {how for path in v.traced.paths.values() for _, _, how in path[1:]}
     if "~" in hows:
         rows.append((lambda d, a, b: _dotted(d, a, b, picture.BLACK), say(lang, "picture_jump")))
     if "b" in hows:

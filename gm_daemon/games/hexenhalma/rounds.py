@@ -2,14 +2,17 @@
 
 Each team is compiled once per round in both frames, so the 19,900 pairings of a
 200-player round cost only the simulations. A pairing is always simulated in the frame of
-the lower seat id; ``view`` re-runs one in either player's frame for the reports and the
-picture (the fates are the same, see tests/hexenhalma/test_symmetry.py).
+the lower seat id. Its fates go into the resolution's events (``pairing_event``), and the
+result mails read them from there (``views_of``): the round is simulated once. Only
+BILD/PICTURE re-runs one pairing (``view``), for its step log and paths (the fates are the
+same in either frame, see tests/hexenhalma/test_symmetry.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from gm_daemon.games.hexenhalma.board import Board, parse_board
 from gm_daemon.games.hexenhalma.model import (
@@ -35,8 +38,9 @@ from gm_daemon.games.hexenhalma.simulate import (
 
 def play_round(
     state: State, orders: Mapping[str, Orders], defaulted: Collection[str]
-) -> tuple[RoundRecord, dict[str, Totals]]:
-    """The record of the current round and each seat's figures in it."""
+) -> tuple[RoundRecord, dict[str, Totals], list[dict[str, Any]]]:
+    """The record of the current round, each seat's figures in it and one event per
+    pairing (its score and fates, see ``pairing_event``)."""
     board = state.board()
     if board is None:
         raise ValueError(f"round {state.round} has no board yet")
@@ -45,10 +49,12 @@ def play_round(
         for seat in state.playing()
     }
     teams = {seat: compile_team(board, seat, o) for seat, o in fielded.items()}
-    pairings, lots = [], []
+    pairings, lots, events = [], [], []
     for a, b in seat_order(list(fielded)):
         outcome = play(board, teams[a][0], teams[b][1], LotKey(state.lot_seed, state.round, a, b))
-        pairings.append(Pairing(a=a, b=b, score_a=outcome.arrivals[0], score_b=outcome.arrivals[1]))
+        score_a, score_b = outcome.arrivals
+        pairings.append(Pairing.model_construct(a=a, b=b, score_a=score_a, score_b=score_b))
+        events.append(pairing_event(a, b, outcome))
         lots += [_lot(a, b, *drawn) for drawn in outcome.lots]
     record = RoundRecord(
         round=state.round,
@@ -58,7 +64,27 @@ def play_round(
         pairings=pairings,
         lots=lots,
     )
-    return record, figures(record)
+    return record, figures(record), events
+
+
+def pairing_event(a: str, b: str, outcome: Outcome) -> dict[str, Any]:
+    """A pairing as the phase record keeps it: seats, score and every witch's fate, so that
+    the result mails (also those rendered again by ``gm-daemon show`` and the site) need no
+    second simulation. ``fates`` holds team ``a``'s witches, then ``b``'s, each as
+    ``[number, kind, cell, step, notes]`` with ``notes`` a list of ``[what, cell, step]``;
+    cells are indexes of the padded grid (``board.py``) in ``a``'s frame, the frame of the
+    simulation, since a witch running off the board ends on a cell no field name names."""
+    return {
+        "event": "pairing",
+        "a": a,
+        "b": b,
+        "score_a": outcome.arrivals[0],
+        "score_b": outcome.arrivals[1],
+        "fates": tuple(
+            tuple((n, f.kind, f.cell, f.t, f.notes) for n, f in side.items())
+            for side in outcome.fates
+        ),
+    }
 
 
 def _lot(a: str, b: str, t: int, field: str, winner: Caster, casters: tuple[Caster, ...]) -> Lot:
@@ -70,20 +96,19 @@ def _lot(a: str, b: str, t: int, field: str, winner: Caster, casters: tuple[Cast
 
 
 def figures(record: RoundRecord) -> dict[str, Totals]:
-    """Arrivals, conceded, won, drawn and lost pairings per seat."""
-    result = {seat: Totals() for seat in record.orders}
+    """Arrivals, conceded, won, drawn and lost pairings per seat (counted in plain ints:
+    19,900 pairings would make 80,000 models on the way)."""
+    counts = {seat: [0, 0, 0, 0, 0] for seat in record.orders}
     for p in record.pairings:
         for me, mine, theirs in ((p.a, p.score_a, p.score_b), (p.b, p.score_b, p.score_a)):
-            result[me] = result[me].add(
-                Totals(
-                    arrivals=mine,
-                    conceded=theirs,
-                    wins=int(mine > theirs),
-                    draws=int(mine == theirs),
-                    losses=int(mine < theirs),
-                )
-            )
-    return result
+            c = counts[me]
+            c[0] += mine
+            c[1] += theirs
+            c[2 if mine > theirs else 3 if mine == theirs else 4] += 1
+    return {
+        seat: Totals(arrivals=a, conceded=c, wins=w, draws=d, losses=lost)
+        for seat, (a, c, w, d, lost) in counts.items()
+    }
 
 
 def ranking(state: State) -> list[list[str]]:
@@ -98,21 +123,30 @@ def ranking(state: State) -> list[list[str]]:
         return (t.arrivals, t.difference, t.wins)
 
     groups: dict[tuple[int, ...], list[str]] = {}
-    for seat in sorted(totals, key=lambda s: (tuple(-v for v in key(s)), state.name(s))):
+    names = state.names()
+    for seat in sorted(totals, key=lambda s: (tuple(-v for v in key(s)), names.get(s, s))):
         groups.setdefault(key(seat), []).append(seat)
     return list(groups.values())
 
 
 @dataclass(frozen=True)
 class View:
-    """One pairing seen from ``me``: fates by witch number, fields in my frame."""
+    """One pairing seen from ``me``: fates by witch number, fields in my frame; the
+    simulation's ``outcome`` (step log, paths) only where it was re-run for a picture."""
 
     board: Board
     me: str
     other: str
     mine: dict[int, Fate]
     theirs: dict[int, Fate]
-    outcome: Outcome
+    outcome: Outcome | None = None
+
+    @property
+    def traced(self) -> Outcome:
+        """The re-run simulation with its log and paths (``view(..., trace=True)``)."""
+        if self.outcome is None:
+            raise ValueError(f"the pairing {self.me}-{self.other} was not simulated again")
+        return self.outcome
 
 
 def view(record: RoundRecord, lot_seed: str, me: str, other: str, trace: bool = False) -> View:
@@ -125,9 +159,72 @@ def view(record: RoundRecord, lot_seed: str, me: str, other: str, trace: bool = 
     return View(board, me, other, outcome.fates[0], outcome.fates[1], outcome)
 
 
+class Played:
+    """A round's ``pairing`` events (``pairing_event``) by seat, each seat's turned into
+    views when they are asked for: a result rendered in one language writes the pairings of
+    that language's readers only. Nothing is simulated again."""
+
+    def __init__(self, record: RoundRecord, events: Sequence[Mapping[str, Any]]):
+        self.board = parse_board(record.board)
+        self.by_seat: dict[str, list[Mapping[str, Any]]] = {seat: [] for seat in record.orders}
+        for event in events:
+            if event.get("event") == "pairing":
+                self.by_seat[event["a"]].append(event)
+                self.by_seat[event["b"]].append(event)
+
+    def views(self, seat: str) -> list[View]:
+        board, result = self.board, []
+        for event in self.by_seat.get(seat, []):
+            mine, theirs = event["fates"]
+            if event["a"] == seat:
+                result.append(
+                    View(board, seat, event["b"], _fates(board, mine), _fates(board, theirs))
+                )
+            else:  # the simulation ran in a's frame: turned round for b
+                turned = board.rot
+                result.append(
+                    View(
+                        board,
+                        seat,
+                        event["a"],
+                        _fates(board, theirs, turned),
+                        _fates(board, mine, turned),
+                    )
+                )
+        return result
+
+
+def views_of(record: RoundRecord, events: Sequence[Mapping[str, Any]]) -> dict[str, list[View]]:
+    """Every seat's pairings of a round from its events (``Played``), all at once."""
+    played = Played(record, events)
+    return {seat: played.views(seat) for seat in record.orders}
+
+
+def has_fates(events: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether a round's events carry the fates: a record written before they did has
+    only the scores, and its mails (``gm-daemon show``) are rendered by ``all_views``."""
+    return all("fates" in e for e in events if e.get("event") == "pairing")
+
+
+def _same(cell: int) -> int:
+    return cell
+
+
+def _fates(
+    board: Board, side: Sequence[Sequence[Any]], turn: Callable[[int], int] = _same
+) -> dict[int, Fate]:
+    """One team's fates of a ``pairing`` event, fields turned by ``turn`` (``board.rot``
+    for the player whose frame the simulation did not run in)."""
+    return {
+        number: Fate(kind, turn(cell), t, tuple((what, turn(c), s) for what, c, s in notes))
+        for number, kind, cell, t, notes in side
+    }
+
+
 def all_views(record: RoundRecord, lot_seed: str) -> dict[str, list[View]]:
     """Every seat's pairings of a stored round, each simulated once (in the lower id's
-    frame) and turned round for the other player."""
+    frame) and turned round for the other player: for the records of rounds resolved
+    before the events carried the fates (``has_fates``), never for a new round."""
     board = parse_board(record.board)
     teams = {seat: compile_team(board, seat, o) for seat, o in record.orders.items()}
     result: dict[str, list[View]] = {seat: [] for seat in record.orders}

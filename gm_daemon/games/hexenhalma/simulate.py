@@ -17,7 +17,7 @@ import hashlib
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from gm_daemon.games.hexenhalma.board import GOAL, START, WALL, Board
 from gm_daemon.games.hexenhalma.model import Orders, StepOrder
@@ -49,10 +49,11 @@ class Team:
     witches: tuple[WitchPlan, ...]
 
 
-@dataclass(frozen=True)
-class Fate:
+class Fate(NamedTuple):
     """How a witch ended (HH-14): ``kind`` is goal, burst, asleep, out, starved or blocked;
-    ``notes`` are what happened on the way: (what, field, step), e.g. ("bann", A3, 4)."""
+    ``notes`` are what happened on the way: (what, field, step), e.g. ("bann", A3, 4).
+    A named tuple: a round of 200 players ends 80,000 witches, and a tuple of plain values
+    is quick to make and drops out of the garbage collector's sight."""
 
     kind: str
     cell: int

@@ -4,6 +4,8 @@ kit.layout. Fields are always shown in the reader's own frame (his S at the bott
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from gm_daemon.games.hexenhalma.board import GOAL, Board, parse_board
 from gm_daemon.games.hexenhalma.check import budget, walk_fields
 from gm_daemon.games.hexenhalma.model import Cast, Orders, RoundRecord, State, WitchOrder
@@ -151,18 +153,51 @@ def fate_text(board: Board, fate: Fate | None, lang: Lang) -> str:
     return ", ".join(notes)
 
 
-def pairing_lines(v: View, state: State, orders: dict[str, Orders], lang: Lang) -> list[str]:
-    score = f"{sum(f.kind == 'goal' for f in v.mine.values())}:" + str(
-        sum(f.kind == "goal" for f in v.theirs.values())
-    )
-    lines = [f"{state.name(v.me)} – {state.name(v.other)} {score}"]
-    for seat, fates in ((v.me, v.mine), (v.other, v.theirs)):
-        numbers = sorted({w.number for w in orders[seat].witches} | set(fates))
-        for number in numbers:
-            label = f"  {state.name(seat)}, {WITCH_WORD.get(lang, 'Witch')} {number}: "
-            text = fate_text(v.board, fates.get(number), lang)
-            lines.extend(layout.flow(text.split(" "), prefix=label))
-    return lines
+def pairing_lines(
+    v: View, names: Mapping[str, str], orders: Mapping[str, Orders], lang: Lang
+) -> list[str]:
+    return PairingWriter(names, orders, lang).lines(v)
+
+
+class PairingWriter:
+    """Writes pairings with every witch's fate, for the many pairings of one round in one
+    language. A witch's line is kept by seat, number and fate: fates repeat (a witch nobody
+    hindered ends alike in every pairing, and every reader sees the other teams in the same
+    frame, turned), so a round of 200 players writes each once, not 80,000 times."""
+
+    def __init__(self, names: Mapping[str, str], orders: Mapping[str, Orders], lang: Lang):
+        self.names = names
+        self.orders = orders
+        self.lang = lang
+        self._numbers: dict[str, set[int]] = {}
+        self._lines: dict[tuple[str, int, Fate | None], list[str]] = {}
+
+    def lines(self, v: View) -> list[str]:
+        names = self.names
+        score = f"{sum(f.kind == 'goal' for f in v.mine.values())}:" + str(
+            sum(f.kind == "goal" for f in v.theirs.values())
+        )
+        lines = [f"{names.get(v.me, v.me)} – {names.get(v.other, v.other)} {score}"]
+        for seat, fates in ((v.me, v.mine), (v.other, v.theirs)):
+            for number in sorted(self._witches(seat) | fates.keys()):
+                lines += self._witch(v.board, seat, number, fates.get(number))
+        return lines
+
+    def _witches(self, seat: str) -> set[int]:
+        numbers = self._numbers.get(seat)
+        if numbers is None:
+            numbers = self._numbers[seat] = {w.number for w in self.orders[seat].witches}
+        return numbers
+
+    def _witch(self, board: Board, seat: str, number: int, fate: Fate | None) -> list[str]:
+        key = (seat, number, fate)
+        lines = self._lines.get(key)
+        if lines is None:
+            name = self.names.get(seat, seat)
+            label = f"  {name}, {WITCH_WORD.get(self.lang, 'Witch')} {number}: "
+            text = fate_text(board, fate, self.lang)
+            lines = self._lines[key] = layout.flow(text.split(" "), prefix=label)
+        return lines
 
 
 # --- standings ------------------------------------------------------------------------
@@ -180,14 +215,14 @@ def standings(state: State, lang: Lang) -> list[str]:
         say(lang, "col_drawn"),
         say(lang, "col_lost"),
     ]
-    rows = []
+    rows, names = [], state.names()
     for place, group in layout.places(ranking(state)):
         for i, seat in enumerate(group):
             t = totals[seat]
             rows.append(
                 [
                     f"{place}." if i == 0 else "",
-                    state.name(seat),
+                    names.get(seat, seat),
                     *([str(t.league)] if league else []),
                     str(t.arrivals),
                     str(t.conceded),
@@ -270,10 +305,10 @@ def lot_lines(state: State, record: RoundRecord, lang: Lang) -> list[str]:
     return lines
 
 
-def result_private(state: State, record: RoundRecord, views: list[View], lang: Lang) -> str:
+def result_private(writer: PairingWriter, views: list[View], lang: Lang) -> str:
     lines = [say(lang, "your_pairings"), ""]
     for v in views:
-        lines += pairing_lines(v, state, record.orders, lang)
+        lines += writer.lines(v)
     lines += ["", say(lang, "picture_hint")]
     return layout.wrap("\n".join(lines)) + "\n"
 
@@ -282,7 +317,7 @@ def result_private(state: State, record: RoundRecord, views: list[View], lang: L
 def log_lines(v: View, state: State, lang: Lang) -> list[str]:
     board, names = v.board, (state.name(v.me), state.name(v.other))
     lines, current = [say(lang, "cmd_log")], 0
-    for t, team, number, what, cell, extra in v.outcome.log or []:
+    for t, team, number, what, cell, extra in v.traced.log or []:
         if t != current:
             lines.append(say(lang, "cmd_step", t=t))
             current = t

@@ -6,6 +6,7 @@
 PNG bytes, colours per seat);
 ``headers`` — the numbered phase header (``Runde: 3``) most games use;
 ``rounds`` — the phase facts of a game of simultaneous rounds, as a base class;
-``names`` — finding whom or what a player names, and the guess for a near miss.
+``names`` — finding whom or what a player names, and the guess for a near miss;
+``ondemand`` — ``Report.private`` rendered seat by seat as the mails ask for it.
 A new game starts from these instead of inventing its own.
 """
