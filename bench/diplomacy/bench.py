@@ -34,14 +34,14 @@ sys.path.insert(0, str(HERE))
 
 from positions import mid_game_phases  # noqa: E402
 
-from gm_daemon.games.highlander.diplomacy import (  # noqa: E402
+from gm_daemon.diplomacy import (  # noqa: E402
     adjudicate_movement,
     read_order,
     run_phase,
     standard_board,
 )
-from gm_daemon.games.highlander.diplomacy.orders import Unit  # noqa: E402
-from gm_daemon.games.highlander.diplomacy.reader import read_order_by_grammar  # noqa: E402
+from gm_daemon.diplomacy.orders import Unit  # noqa: E402
+from gm_daemon.diplomacy.reader import read_order_by_grammar  # noqa: E402
 
 MILA_PYTHON = ROOT / "bench" / ".venv-diplomacy" / "bin" / "python"
 GM_DAEMON = Path(sys.executable).parent / "gm-daemon"  # the console script of this venv

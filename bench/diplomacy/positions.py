@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from gm_daemon.games.highlander.diplomacy import (
+from gm_daemon.diplomacy import (
     ARMY,
     FLEET,
     adjudicate_adjustments,
@@ -22,8 +22,8 @@ from gm_daemon.games.highlander.diplomacy import (
     read_order,
     standard_board,
 )
-from gm_daemon.games.highlander.diplomacy.board import SEA
-from gm_daemon.games.highlander.diplomacy.orders import Unit
+from gm_daemon.diplomacy.board import SEA
+from gm_daemon.diplomacy.orders import Unit
 
 B = standard_board()
 START = {

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from gm_daemon.games.highlander.diplomacy.cli import main
+from gm_daemon.diplomacy.cli import main
 
 PHASE = {
     "phase": "movement",

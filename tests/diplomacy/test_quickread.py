@@ -16,15 +16,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lark import Lark
 
-from gm_daemon.games.highlander.diplomacy import quickread
-from gm_daemon.games.highlander.diplomacy.board import Board, standard_board
-from gm_daemon.games.highlander.diplomacy.orders import Order, Place, UnitRef
-from gm_daemon.games.highlander.diplomacy.quickread import (
+from gm_daemon.diplomacy import quickread
+from gm_daemon.diplomacy.board import Board, standard_board
+from gm_daemon.diplomacy.orders import Order, Place, UnitRef
+from gm_daemon.diplomacy.quickread import (
     grammar_matches,
     keyword_classes,
     quick_read,
 )
-from gm_daemon.games.highlander.diplomacy.reader import (
+from gm_daemon.diplomacy.reader import (
     OrderError,
     _hyphen_pairs,
     _join_hyphenated_names,

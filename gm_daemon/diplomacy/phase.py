@@ -25,14 +25,14 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
-from gm_daemon.games.highlander.diplomacy.adjustments import adjudicate_adjustments
-from gm_daemon.games.highlander.diplomacy.board import ARMY, FLEET, Board, standard_board
-from gm_daemon.games.highlander.diplomacy.movement import adjudicate_movement
-from gm_daemon.games.highlander.diplomacy.orders import Order, Unit
-from gm_daemon.games.highlander.diplomacy.reader import OrderError, read_order
-from gm_daemon.games.highlander.diplomacy.results import INVALID, Dislodgement, Outcome
-from gm_daemon.games.highlander.diplomacy.retreats import adjudicate_retreats, retreat_options
-from gm_daemon.games.highlander.diplomacy.rules import Rules
+from gm_daemon.diplomacy.adjustments import adjudicate_adjustments
+from gm_daemon.diplomacy.board import ARMY, FLEET, Board, standard_board
+from gm_daemon.diplomacy.movement import adjudicate_movement
+from gm_daemon.diplomacy.orders import Order, Unit
+from gm_daemon.diplomacy.reader import OrderError, read_order
+from gm_daemon.diplomacy.results import INVALID, Dislodgement, Outcome
+from gm_daemon.diplomacy.retreats import adjudicate_retreats, retreat_options
+from gm_daemon.diplomacy.rules import Rules
 
 PHASES = ("movement", "retreat", "adjustment")
 

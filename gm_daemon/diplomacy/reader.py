@@ -16,8 +16,8 @@ from functools import cache
 from lark import Lark, Token, Transformer, UnexpectedInput
 from lark.exceptions import VisitError
 
-from gm_daemon.games.highlander.diplomacy.board import ARMY, FLEET, Board, name_key
-from gm_daemon.games.highlander.diplomacy.orders import (
+from gm_daemon.diplomacy.board import ARMY, FLEET, Board, name_key
+from gm_daemon.diplomacy.orders import (
     Build,
     Convoy,
     Disband,
@@ -31,7 +31,7 @@ from gm_daemon.games.highlander.diplomacy.orders import (
     UnitRef,
     Waive,
 )
-from gm_daemon.games.highlander.diplomacy.quickread import coast_code, keyword_classes, quick_read
+from gm_daemon.diplomacy.quickread import coast_code, keyword_classes, quick_read
 from gm_daemon.games.protocol import ProblemKind
 from gm_daemon.grammar import grammar_dir, grammar_path
 

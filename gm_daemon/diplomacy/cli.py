@@ -11,7 +11,7 @@ from typing import Any
 
 import orjson
 
-from gm_daemon.games.highlander.diplomacy.phase import PhaseError, run_phase
+from gm_daemon.diplomacy.phase import PhaseError, run_phase
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -43,7 +43,7 @@ def _encode(result: Any, *, compact: bool) -> str:
 def _arguments() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="gm-daemon diplomacy",
-        description="Adjudicate Diplomacy phases given as JSON (see docs/games/diplomacy.md).",
+        description="Adjudicate Diplomacy phases given as JSON (see docs/diplomacy.md).",
     )
     commands = parser.add_subparsers(dest="command", required=True)
     adjudicate = commands.add_parser(

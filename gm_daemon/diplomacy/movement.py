@@ -16,25 +16,25 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
 
-from gm_daemon.games.highlander.diplomacy.board import ARMY, Board
-from gm_daemon.games.highlander.diplomacy.convoys import route_exists
-from gm_daemon.games.highlander.diplomacy.legality import Illegal, Legal, Situation, judge
-from gm_daemon.games.highlander.diplomacy.orders import (
+from gm_daemon.diplomacy.board import ARMY, Board
+from gm_daemon.diplomacy.convoys import route_exists
+from gm_daemon.diplomacy.legality import Illegal, Legal, Situation, judge
+from gm_daemon.diplomacy.orders import (
     Order,
     Unit,
     UnitRef,
     order_text,
 )
-from gm_daemon.games.highlander.diplomacy.resolver import CONVOY, HOLD, MOVE, SUPPORT, Resolver
-from gm_daemon.games.highlander.diplomacy.results import (
+from gm_daemon.diplomacy.resolver import CONVOY, HOLD, MOVE, SUPPORT, Resolver
+from gm_daemon.diplomacy.results import (
     FAILS,
     INVALID,
     SUCCEEDS,
     Dislodgement,
     Outcome,
 )
-from gm_daemon.games.highlander.diplomacy.retreats import retreat_options
-from gm_daemon.games.highlander.diplomacy.rules import STANDARD, Rules
+from gm_daemon.diplomacy.retreats import retreat_options
+from gm_daemon.diplomacy.rules import STANDARD, Rules
 
 
 @dataclass(frozen=True, slots=True)

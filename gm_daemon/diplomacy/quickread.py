@@ -34,8 +34,8 @@ from functools import cache, lru_cache
 from lark import Lark
 from lark.lexer import PatternStr
 
-from gm_daemon.games.highlander.diplomacy.board import ARMY, FLEET, Board, name_key
-from gm_daemon.games.highlander.diplomacy.orders import (
+from gm_daemon.diplomacy.board import ARMY, FLEET, Board, name_key
+from gm_daemon.diplomacy.orders import (
     Build,
     Convoy,
     Disband,

@@ -123,6 +123,22 @@ def _read(name: str) -> str:
 
 
 @cache
+def alias_sections() -> Mapping[str, tuple[tuple[str, str], ...]]:
+    """The standard map's extra spellings by the section of ``data/aliases.csv`` they stand in
+    ("German names (…)" -> ``("Adria", "ADR")``, …), in the file's order: a user that writes
+    place names (Highlander's German mails) takes them from the reader's own list."""
+    sections: dict[str, list[tuple[str, str]]] = {}
+    section = ""
+    for line in _read("aliases.csv").splitlines():
+        if line.startswith("# ---"):
+            section = line.strip("#- ")
+        elif line.strip() and not line.startswith("#") and line != "alias,location":
+            alias, place = line.rsplit(",", 1)
+            sections.setdefault(section, []).append((alias.strip(), place.strip().upper()))
+    return MappingProxyType({k: tuple(v) for k, v in sections.items()})
+
+
+@cache
 def standard_board() -> Board:
     """The standard map, loaded and validated once per process."""
     return build_board(_read("provinces.csv"), _read("adjacency.csv"), _read("aliases.csv"))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from gm_daemon.games.highlander.diplomacy.board import Board
+from gm_daemon.diplomacy.board import Board
 
 
 def route_exists(board: Board, origin: int, dest: int, seas: Collection[int]) -> bool:

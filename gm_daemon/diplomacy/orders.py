@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from gm_daemon.games.highlander.diplomacy.board import ARMY, FLEET, Board
+from gm_daemon.diplomacy.board import ARMY, FLEET, Board
 
 
 @dataclass(frozen=True, slots=True)
