@@ -62,6 +62,7 @@ class Board:
     homes: Mapping[str, tuple[int, ...]]  # power -> home centres of the standard game
     aliases: Mapping[str, int]  # name_key(alias) -> province
     tokens: Mapping[str, int]  # "STP/NC" -> loc
+    unit_names: Mapping[str, tuple[str, ...]]  # ARMY / FLEET -> loc -> "F STP/NC"
 
     # --- names -----------------------------------------------------------------------
     def loc(self, token: str) -> int:
@@ -201,6 +202,7 @@ def build_board(provinces_csv: str, adjacency_csv: str, aliases_csv: str) -> Boa
         homes=MappingProxyType({k: tuple(v) for k, v in homes.items()}),
         aliases=MappingProxyType(aliases),
         tokens=MappingProxyType(dict(index)),
+        unit_names=MappingProxyType({k: tuple(f"{k} {x}" for x in names) for k in (ARMY, FLEET)}),
     )
 
 

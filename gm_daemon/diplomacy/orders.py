@@ -110,7 +110,7 @@ def place_text(board: Board, place: Place) -> str:
 
 
 def unit_text(board: Board, unit: Unit) -> str:
-    return f"{unit.kind} {board.names[unit.loc]}"
+    return board.unit_names[unit.kind][unit.loc]
 
 
 def ref_text(board: Board, ref: UnitRef) -> str:
