@@ -84,10 +84,8 @@ class _Phase:
         self._judge_orders()
         convoyed = self._convoy_intent()
         otype, dest, supported, void = self._match(convoyed)
-        powers: dict[str, int] = {}
-        power_ids = [powers.setdefault(u.power, len(powers)) for u in self.units]
         board = self.board
-        r = Resolver(self.prov, power_ids, otype, dest, supported, convoyed,
+        r = Resolver(self.prov, [u.power for u in self.units], otype, dest, supported, convoyed,
                      board.n_provinces, board.sea_adj)  # fmt: skip
         r.run()
         return self._result(r, void)

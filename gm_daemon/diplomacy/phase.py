@@ -158,11 +158,13 @@ def _unit_place(board: Board, power: str, token: Any) -> tuple[str, int]:
 def _units(board: Board, raw: Mapping[str, Any]) -> list[Unit]:
     units: list[Unit] = []
     seen: dict[int, str] = {}
+    known = _unit_tokens(board)  # what _unit keeps, looked up here first: most units are known
     for power, tokens in raw.items():
         if not isinstance(tokens, list):
             raise PhaseError(f"units of {power} must be a list")
         for token in tokens:
-            unit, province = _unit(board, power, token)
+            entry = known.get((power, token)) if type(token) is str else None
+            unit, province = entry or _unit(board, power, token)
             if province in seen:
                 raise PhaseError(f"two units in {board.names[province]}")
             seen[province] = power
@@ -199,13 +201,14 @@ def _orders(
         if not isinstance(lines, list):
             raise PhaseError(f"orders of {power} must be a list of strings")
         for line in lines:
+            text = line if type(line) is str else str(line)
             try:
-                order = read_order(str(line), board)
+                order = read_order(text, board)
             except OrderError as exc:
                 unread[len(texts)] = (power, exc)
             else:
                 readable.append((power, order))
-            texts.append(str(line))
+            texts.append(text)
     return texts, readable, unread
 
 
