@@ -16,14 +16,14 @@ from typing import Any
 from gm_daemon.diplomacy import (
     ARMY,
     FLEET,
+    SEA,
+    Unit,
     adjudicate_adjustments,
     adjudicate_movement,
     adjudicate_retreats,
     read_order,
     standard_board,
 )
-from gm_daemon.diplomacy.board import SEA
-from gm_daemon.diplomacy.orders import Unit
 
 B = standard_board()
 START = {
