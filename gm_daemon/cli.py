@@ -45,7 +45,7 @@ log = logging.getLogger("gm_daemon")
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:1] == ["diplomacy"]:
-        from gm_daemon.games.highlander.diplomacy.cli import main as diplomacy_main
+        from gm_daemon.diplomacy.cli import main as diplomacy_main
 
         return diplomacy_main(args[1:])
     parser = _parser()

@@ -34,14 +34,14 @@ sys.path.insert(0, str(HERE))
 
 from positions import mid_game_phases  # noqa: E402
 
-from gm_daemon.games.highlander.diplomacy import (  # noqa: E402
+from gm_daemon.diplomacy import (  # noqa: E402
+    Unit,
     adjudicate_movement,
     read_order,
     run_phase,
     standard_board,
 )
-from gm_daemon.games.highlander.diplomacy.orders import Unit  # noqa: E402
-from gm_daemon.games.highlander.diplomacy.reader import read_order_by_grammar  # noqa: E402
+from gm_daemon.diplomacy.reader import read_order_by_grammar  # noqa: E402
 
 MILA_PYTHON = ROOT / "bench" / ".venv-diplomacy" / "bin" / "python"
 GM_DAEMON = Path(sys.executable).parent / "gm-daemon"  # the console script of this venv
@@ -163,13 +163,14 @@ def _print_commands(marginal: dict[str, list[tuple]], mila: dict[str, Any] | Non
         print(f"  {name:<46} {wall * 1000:6.3f} ms / {cpu * 1000:6.3f} ms CPU  [{each}]")
     if mila is None:
         return
-    process = statistics.median(mila["process"])
-    ratios = [process / f[0] for f in ours]
-    print(
-        f"  vs diplomacy set_orders + process in-process ({process * 1000:.3f} ms, this run): "
-        f"{process / statistics.median(f[0] for f in ours):.1f}x wall "
-        f"(rounds {min(ratios):.1f}-{max(ratios):.1f}x)"
-    )
+    for k, what, key in ((0, "wall", "process"), (1, "CPU", "process_cpu")):
+        process = statistics.median(mila[key])
+        ratios = [process / f[k] for f in ours]
+        print(
+            f"  vs diplomacy set_orders + process in-process, {what} ({process * 1000:.3f} ms, "
+            f"this run): {process / statistics.median(f[k] for f in ours):.1f}x "
+            f"(rounds {min(ratios):.1f}-{max(ratios):.1f}x)"
+        )
     theirs = marginal["theirs"]
     for k, what in ((0, "wall"), (1, "CPU")):
         both = [t[k] / o[k] for o, t in zip(ours, theirs, strict=True)]
@@ -237,6 +238,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     name = f"diplomacy {mila['version']}"
     print(_row(f"{name}: set_orders + process", mila["process"], base))
+    print(_row(f"{name}: the same, CPU time", mila["process_cpu"], base))
     print(_row(f"{name}: new Game + set_units + orders", mila["setup"], base))
     if marginal is not None:
         _print_commands(marginal, mila)

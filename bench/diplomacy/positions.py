@@ -13,17 +13,17 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from gm_daemon.games.highlander.diplomacy import (
+from gm_daemon.diplomacy import (
     ARMY,
     FLEET,
+    SEA,
+    Unit,
     adjudicate_adjustments,
     adjudicate_movement,
     adjudicate_retreats,
     read_order,
     standard_board,
 )
-from gm_daemon.games.highlander.diplomacy.board import SEA
-from gm_daemon.games.highlander.diplomacy.orders import Unit
 
 B = standard_board()
 START = {

@@ -10,8 +10,8 @@ import time
 
 from PIL import Image
 
+from gm_daemon.diplomacy import standard_board
 from gm_daemon.games.highlander import picture
-from gm_daemon.games.highlander.diplomacy.board import standard_board
 from gm_daemon.games.highlander.mapview import MapArrow, MapUnit, MapView
 from gm_daemon.games.kit.picture import png_bytes
 

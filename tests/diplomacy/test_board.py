@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gm_daemon.games.highlander.diplomacy.board import (
+from gm_daemon.diplomacy.board import (
     COAST,
     IMPASSABLE,
     SEA,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from gm_daemon.games.highlander.diplomacy.cli import main
+from gm_daemon.diplomacy.cli import main
 
 PHASE = {
     "phase": "movement",
@@ -62,6 +62,10 @@ def test_input_that_is_not_json_or_not_there(
     assert "not JSON" in capsys.readouterr().err
     assert main(["adjudicate", str(tmp_path / "missing.json")]) == 2
     assert "cannot read" in capsys.readouterr().err
+    latin1 = tmp_path / "latin1.json"
+    latin1.write_bytes('{"phase": "movement", "units": {"Österreich": []}}'.encode("latin-1"))
+    assert main(["adjudicate", str(latin1)]) == 2
+    assert "not JSON" in capsys.readouterr().err
 
 
 def test_usage_without_a_command(capsys: pytest.CaptureFixture[str]) -> None:

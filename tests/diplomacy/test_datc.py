@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from gm_daemon.games.highlander.diplomacy.phase import run_phase
+from gm_daemon.diplomacy.phase import run_phase
 
 DATA = Path(__file__).parent / "datc"
 RULEBOOKS = ("2000", "2023")

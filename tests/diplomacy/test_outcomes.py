@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from gm_daemon.games.highlander.diplomacy.phase import PhaseError, run, run_phase
+from gm_daemon.diplomacy.phase import PhaseError, run, run_phase
 
 
 def movement(units: dict[str, list[str]], orders: dict[str, list[str]], **rules: Any) -> dict:

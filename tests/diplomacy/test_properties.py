@@ -17,10 +17,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gm_daemon.games.highlander.diplomacy.adjustments import adjudicate_adjustments
-from gm_daemon.games.highlander.diplomacy.board import ARMY, FLEET, LAND, SEA, standard_board
-from gm_daemon.games.highlander.diplomacy.movement import MovementResult, adjudicate_movement
-from gm_daemon.games.highlander.diplomacy.orders import (
+from gm_daemon.diplomacy.adjustments import adjudicate_adjustments
+from gm_daemon.diplomacy.board import ARMY, FLEET, LAND, SEA, standard_board
+from gm_daemon.diplomacy.movement import MovementResult, adjudicate_movement
+from gm_daemon.diplomacy.orders import (
     Build,
     Convoy,
     Disband,
@@ -34,8 +34,8 @@ from gm_daemon.games.highlander.diplomacy.orders import (
     Unit,
     UnitRef,
 )
-from gm_daemon.games.highlander.diplomacy.retreats import adjudicate_retreats
-from gm_daemon.games.highlander.diplomacy.rules import Rules
+from gm_daemon.diplomacy.retreats import adjudicate_retreats
+from gm_daemon.diplomacy.rules import Rules
 
 B = standard_board()
 POWERS = ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]

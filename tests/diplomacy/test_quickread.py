@@ -16,16 +16,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lark import Lark
 
-from gm_daemon.games.highlander.diplomacy import quickread
-from gm_daemon.games.highlander.diplomacy.board import Board, standard_board
-from gm_daemon.games.highlander.diplomacy.orders import Order, Place, UnitRef
-from gm_daemon.games.highlander.diplomacy.quickread import (
+from gm_daemon.diplomacy import quickread
+from gm_daemon.diplomacy.board import Board, standard_board
+from gm_daemon.diplomacy.orders import Order, Place, UnitRef, order_text
+from gm_daemon.diplomacy.quickread import (
+    canonical_read,
+    canonical_tables,
     grammar_matches,
     keyword_classes,
     quick_read,
 )
-from gm_daemon.games.highlander.diplomacy.reader import (
+from gm_daemon.diplomacy.reader import (
     OrderError,
+    _canonical_tables,
     _hyphen_pairs,
     _join_hyphenated_names,
     _keyword_classes,
@@ -217,6 +220,44 @@ def test_a_keyword_where_only_a_name_may_stand_is_a_coast() -> None:
         order = _quick(text)
         assert order is not None
         assert order.unit == UnitRef("F", Place(spa, "SC"))  # type: ignore[union-attr]
+
+
+def _canonical_texts() -> list[str]:
+    """Every order of the engine's own notation that names each token of the board once as
+    the unit, once as the other unit and once as the destination (with neighbours drawn from
+    the board's token list), in each of the six forms."""
+    tokens = list(B.names)
+    texts = []
+    for k, token in enumerate(tokens):
+        other, third = tokens[(k * 7 + 3) % len(tokens)], tokens[(k * 13 + 5) % len(tokens)]
+        for kind in ("A", "F"):
+            unit = f"{kind} {token}"
+            texts += [f"{unit} H", f"{unit} - {other}", f"{unit} - {other} VIA"]
+            texts += [f"{unit} S F {other}", f"{unit} S A {other} - {third}"]
+            texts += [f"{unit} C A {other} - {third}", f"F {other} C A {token} - {third}"]
+            texts += [f"A {other} - {token}", f"F {other} S {unit} - {third}"]
+    return texts
+
+
+def test_the_engines_notation_is_read_at_once_as_by_the_grammar() -> None:
+    """``canonical_read`` takes every order written as ``order_text`` writes it, the
+    coasts too, and gives the grammar's order; its tables are those of ``quick_read``."""
+    tables = _canonical_tables(B)
+    assert tables is not None
+    for text in _canonical_texts():
+        order = canonical_read(text, tables)
+        assert order is not None, text
+        assert order == read_order_by_grammar(text, B), text
+        assert order_text(B, order) == text, text
+    for text in ("A PAR - BUR ", "a PAR - BUR", "A PAR - BUR - PIC", "A PAR S A MAR H",
+                 "F NTH C F LON - BEL", "A XYZ - BUR", "A PAR - SPA/XC", "A PAR-BUR"):  # fmt: skip
+        assert canonical_read(text, tables) is None, text
+        _assert_same(text)
+
+
+def test_another_grammars_keywords_turn_the_notation_reader_off() -> None:
+    assert canonical_tables(B, {}) is None
+    assert canonical_tables(B, {**_keyword_classes(), "via": "n"}) is None
 
 
 # --- generated texts -----------------------------------------------------------------------

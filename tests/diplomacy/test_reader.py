@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from gm_daemon.games.highlander.diplomacy.board import standard_board
-from gm_daemon.games.highlander.diplomacy.orders import (
+from gm_daemon.diplomacy.board import standard_board
+from gm_daemon.diplomacy.orders import (
     Build,
     Convoy,
     Disband,
@@ -18,7 +18,7 @@ from gm_daemon.games.highlander.diplomacy.orders import (
     Waive,
     order_text,
 )
-from gm_daemon.games.highlander.diplomacy.reader import OrderError, read_order
+from gm_daemon.diplomacy.reader import OrderError, read_order
 from gm_daemon.games.protocol import ProblemKind
 
 B = standard_board()

@@ -10,8 +10,8 @@ from dataclasses import replace
 import pytest
 from PIL import Image
 
+from gm_daemon.diplomacy import IMPASSABLE, standard_board
 from gm_daemon.games.highlander import picture
-from gm_daemon.games.highlander.diplomacy.board import IMPASSABLE, standard_board
 from gm_daemon.games.highlander.mapshape import (
     BEYOND,
     MapShapeError,

@@ -219,8 +219,8 @@ def test_retreat_to_a_place_not_open_names_the_options() -> None:
 def test_the_notation_the_mails_explain_is_read_as_explained() -> None:
     """The centre names of the help (first shown in the welcome) each name their centre, and
     each order form the movement help shows is read as an order of that kind."""
+    from gm_daemon.diplomacy import read_order
     from gm_daemon.games.highlander import boards, setup
-    from gm_daemon.games.highlander.diplomacy.reader import read_order
     from gm_daemon.games.highlander.wording import PHRASES
 
     for lang in ("de", "en"):

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from gm_daemon.games.highlander.diplomacy import Board, Rules, Unit, standard_board
-from gm_daemon.games.highlander.diplomacy.orders import unit_text
+from gm_daemon.diplomacy import Board, Rules, Unit, standard_board, unit_text
 from gm_daemon.games.highlander.model import BoardState
 
 RULES = Rules(

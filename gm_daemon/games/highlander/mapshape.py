@@ -25,7 +25,7 @@ from functools import cache
 from importlib import resources
 from types import MappingProxyType
 
-from gm_daemon.games.highlander.diplomacy.board import standard_board
+from gm_daemon.diplomacy import standard_board
 
 BEYOND = "---"  # land that is drawn but is not part of the board
 SMOOTHING_ROUNDS = 6

@@ -1,8 +1,8 @@
 """What a map picture shows, apart from how it is drawn: the view the Highlander engine builds
 from a board and a phase, and ``picture.render_map`` turns into a PNG.
 
-Locations are the adjudicator's ids from ``diplomacy/data/provinces.csv`` (``PAR``, ``STP/NC``
-for a coast); players are 0 and 1 (their colours), ``None`` a neutral centre.
+Locations are the adjudicator's ids from ``gm_daemon/diplomacy/data/provinces.csv`` (``PAR``,
+``STP/NC`` for a coast); players are 0 and 1 (their colours), ``None`` a neutral centre.
 """
 
 from __future__ import annotations

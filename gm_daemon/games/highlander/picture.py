@@ -18,7 +18,7 @@ from functools import cache, partial
 
 from PIL import ImageDraw
 
-from gm_daemon.games.highlander.diplomacy.board import IMPASSABLE, SEA, standard_board
+from gm_daemon.diplomacy import IMPASSABLE, SEA, standard_board
 from gm_daemon.games.highlander.mapshape import BEYOND, MapShape, Point, contains, standard_shape
 from gm_daemon.games.highlander.mapview import MapArrow, MapUnit, MapView
 from gm_daemon.games.highlander.wording import PHRASES

@@ -15,23 +15,27 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from gm_daemon.games.highlander import boards, setup
-from gm_daemon.games.highlander.diplomacy import Order, OrderError, read_order
-from gm_daemon.games.highlander.diplomacy.adjustments import build_site
-from gm_daemon.games.highlander.diplomacy.legality import Illegal, Situation, judge
-from gm_daemon.games.highlander.diplomacy.orders import (
+from gm_daemon.diplomacy import (
     Build,
     Convoy,
     Disband,
     Hold,
+    Illegal,
     Move,
+    Order,
+    OrderError,
     Remove,
     Retreat,
+    Situation,
     Support,
     UnitRef,
     Waive,
+    build_site,
+    judge,
     order_text,
+    read_order,
 )
+from gm_daemon.games.highlander import boards, setup
 from gm_daemon.games.highlander.labels import header_label
 from gm_daemon.games.highlander.model import BoardState, Orders, State
 from gm_daemon.games.highlander.setup import Fault

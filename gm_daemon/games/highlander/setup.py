@@ -11,8 +11,8 @@ import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+from gm_daemon.diplomacy import ARMY, FLEET, LAND, name_key
 from gm_daemon.games.highlander import boards
-from gm_daemon.games.highlander.diplomacy.board import ARMY, FLEET, LAND, name_key
 from gm_daemon.games.highlander.model import BALLOT_SIZES, BoardState, State
 from gm_daemon.games.protocol import Fix
 

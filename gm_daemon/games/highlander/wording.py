@@ -13,8 +13,8 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Mapping
-from pathlib import Path
 
+from gm_daemon.diplomacy import alias_sections
 from gm_daemon.games.kit.phrases import Phrases
 
 PHRASES = Phrases.beside(__file__)
@@ -121,17 +121,13 @@ def _one(text: str, lang: str, names: Mapping[str, str]) -> str:
 @functools.cache
 def german_names() -> dict[str, str]:
     """Province abbreviation -> its German name: the first of the German names the reader
-    takes (``diplomacy/data/aliases.csv``), so a German mail never names a place in English."""
-    path = Path(__file__).parent / "diplomacy" / "data" / "aliases.csv"
+    takes (its section "German names" of ``alias_sections``), so a German mail never names a
+    place in English."""
     names: dict[str, str] = {}
-    section = ""
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.startswith("#"):
-            section = line
-            continue
-        if section.startswith("# --- German names") and "," in line:
-            alias, place = line.rsplit(",", 1)
-            names.setdefault(place, alias)
+    for section, spellings in alias_sections().items():
+        if section.startswith("German names"):
+            for alias, place in spellings:
+                names.setdefault(place, alias)
     return names
 
 

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from gm_daemon.games.highlander import boards
-from gm_daemon.games.highlander.boards import RULES
-from gm_daemon.games.highlander.diplomacy import (
+from gm_daemon.diplomacy import (
     Dislodgement,
     Order,
     Outcome,
@@ -21,6 +19,8 @@ from gm_daemon.games.highlander.diplomacy import (
     adjudicate_retreats,
     read_order,
 )
+from gm_daemon.games.highlander import boards
+from gm_daemon.games.highlander.boards import RULES
 from gm_daemon.games.highlander.model import BoardRecord, BoardState, OrderLine, Retreating
 
 Given = Mapping[str, Sequence[str]]  # seat -> canonical order texts for this board

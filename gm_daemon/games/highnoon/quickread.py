@@ -1,5 +1,5 @@
 """A quick reader for the High Noon order lines nearly every mail holds, in front of the Lark
-grammar (the same pattern as ``highlander/diplomacy/quickread.py``).
+grammar (the same pattern as ``gm_daemon/diplomacy/quickread.py``).
 
 Lark's LALR parser costs 30-80 us for one short line ("Herausforderungen: keine",
 "H. Glück 19, 15, 8, 4"), which made it the largest single cost of taking an order mail in.

@@ -62,6 +62,7 @@ class Board:
     homes: Mapping[str, tuple[int, ...]]  # power -> home centres of the standard game
     aliases: Mapping[str, int]  # name_key(alias) -> province
     tokens: Mapping[str, int]  # "STP/NC" -> loc
+    unit_names: Mapping[str, tuple[str, ...]]  # ARMY / FLEET -> loc -> "F STP/NC"
 
     # --- names -----------------------------------------------------------------------
     def loc(self, token: str) -> int:
@@ -120,6 +121,22 @@ def _rows(text: str) -> list[dict[str, str]]:
 
 def _read(name: str) -> str:
     return (resources.files(__package__) / "data" / name).read_text(encoding="utf-8")
+
+
+@cache
+def alias_sections() -> Mapping[str, tuple[tuple[str, str], ...]]:
+    """The standard map's extra spellings by the section of ``data/aliases.csv`` they stand in
+    ("German names (…)" -> ``("Adria", "ADR")``, …), in the file's order: a user that writes
+    place names (Highlander's German mails) takes them from the reader's own list."""
+    sections: dict[str, list[tuple[str, str]]] = {}
+    section = ""
+    for line in _read("aliases.csv").splitlines():
+        if line.startswith("# ---"):
+            section = line.strip("#- ")
+        elif line.strip() and not line.startswith("#") and line != "alias,location":
+            alias, place = line.rsplit(",", 1)
+            sections.setdefault(section, []).append((alias.strip(), place.strip().upper()))
+    return MappingProxyType({k: tuple(v) for k, v in sections.items()})
 
 
 @cache
@@ -185,6 +202,7 @@ def build_board(provinces_csv: str, adjacency_csv: str, aliases_csv: str) -> Boa
         homes=MappingProxyType({k: tuple(v) for k, v in homes.items()}),
         aliases=MappingProxyType(aliases),
         tokens=MappingProxyType(dict(index)),
+        unit_names=MappingProxyType({k: tuple(f"{k} {x}" for x in names) for k in (ARMY, FLEET)}),
     )
 
 

@@ -16,25 +16,25 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
 
-from gm_daemon.games.highlander.diplomacy.board import ARMY, Board
-from gm_daemon.games.highlander.diplomacy.convoys import route_exists
-from gm_daemon.games.highlander.diplomacy.legality import Illegal, Legal, Situation, judge
-from gm_daemon.games.highlander.diplomacy.orders import (
+from gm_daemon.diplomacy.board import ARMY, Board
+from gm_daemon.diplomacy.convoys import route_exists
+from gm_daemon.diplomacy.legality import Illegal, Legal, Situation, judge
+from gm_daemon.diplomacy.orders import (
     Order,
     Unit,
     UnitRef,
     order_text,
 )
-from gm_daemon.games.highlander.diplomacy.resolver import CONVOY, HOLD, MOVE, SUPPORT, Resolver
-from gm_daemon.games.highlander.diplomacy.results import (
+from gm_daemon.diplomacy.resolver import CONVOY, HOLD, MOVE, SUPPORT, Resolver
+from gm_daemon.diplomacy.results import (
     FAILS,
     INVALID,
     SUCCEEDS,
     Dislodgement,
     Outcome,
 )
-from gm_daemon.games.highlander.diplomacy.retreats import retreat_options
-from gm_daemon.games.highlander.diplomacy.rules import STANDARD, Rules
+from gm_daemon.diplomacy.retreats import retreat_options
+from gm_daemon.diplomacy.rules import STANDARD, Rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,8 +72,8 @@ class _Phase:
         self.rules = rules
         self.pos = Situation(board, units, rules.convoy_fallback)
         n = len(units)
-        names = board.names
-        self.names = [f"{u.kind} {names[u.loc]}" for u in units]
+        names = board.unit_names
+        self.names = [names[u.kind][u.loc] for u in units]
         self.prov = [board.province_of[u.loc] for u in units]
         self.chosen: list[Legal | None] = [None] * n
         self.source: list[int | None] = [None] * n
@@ -84,37 +84,43 @@ class _Phase:
         self._judge_orders()
         convoyed = self._convoy_intent()
         otype, dest, supported, void = self._match(convoyed)
-        powers: dict[str, int] = {}
-        power_ids = [powers.setdefault(u.power, len(powers)) for u in self.units]
         board = self.board
-        r = Resolver(self.prov, power_ids, otype, dest, supported, convoyed,
+        r = Resolver(self.prov, [u.power for u in self.units], otype, dest, supported, convoyed,
                      board.n_provinces, board.sea_adj)  # fmt: skip
         r.run()
         return self._result(r, void)
 
     # --- 1. legality ------------------------------------------------------------------
     def _judge_orders(self) -> None:
-        given: dict[int, list[tuple[int, Legal]]] = {}
-        at = self.pos.at
-        units = self.units
+        pos = self.pos
+        chosen, source, addressed = self.chosen, self.source, self.addressed
+        several: dict[int, list[tuple[int, Legal]]] = {}
         for k, (power, order) in enumerate(self.orders):
-            ref = getattr(order, "unit", None)
-            if ref is not None:
-                i = at[ref.place.province]
-                if i >= 0 and units[i].power == power:
-                    self.addressed[i] = True
-            verdict = judge(self.pos, power, order)
+            verdict = judge(pos, power, order)
             if type(verdict) is Illegal:
-                text = order_text(self.board, _with_kinds(self.pos, order))
-                self.early[k] = Outcome(k, power, text, INVALID, verdict.reason)
+                self._illegal(k, power, order, verdict)
+                continue
+            u = verdict.unit  # the power's own unit, so the order addresses it
+            addressed[u] = True
+            first = source[u]
+            if first is None:
+                chosen[u] = verdict
+                source[u] = k
             else:
-                given.setdefault(verdict.unit, []).append((k, verdict))
-        for u, legal in given.items():
-            if len(legal) > 1:
-                self._several_orders(u, legal)
-            else:
-                self.chosen[u] = legal[0][1]
-                self.source[u] = legal[0][0]
+                several.setdefault(u, [(first, chosen[u])]).append((k, verdict))  # type: ignore[arg-type]
+        for u, legal in several.items():
+            chosen[u] = source[u] = None
+            self._several_orders(u, legal)
+
+    def _illegal(self, k: int, power: str, order: Order, verdict: Illegal) -> None:
+        """An ignored order; its unit still counts as ordered if it is the power's own."""
+        ref = getattr(order, "unit", None)
+        if ref is not None:
+            i = self.pos.at[ref.place.province]
+            if i >= 0 and self.units[i].power == power:
+                self.addressed[i] = True
+        text = order_text(self.board, _with_kinds(self.pos, order))
+        self.early[k] = Outcome(k, power, text, INVALID, verdict.reason)
 
     def _several_orders(self, u: int, legal: list[tuple[int, Legal]]) -> None:
         """Two different orders void each other (DATC 4.D.3 c); a repeat counts once."""
@@ -142,7 +148,9 @@ class _Phase:
             if not legal.land:
                 convoyed[u] = True
                 continue
-            carriers = fleets.get((u, legal.dest), ())
+            carriers = fleets.get((u, legal.dest), ()) if fleets else ()
+            if not carriers and not legal.via:
+                continue  # neither "via convoy" nor a fleet convoying it: it walks
             power = self.units[u].power
             intent = legal.via or any(self.units[f].power == power for f in carriers)
             if intent and self.rules.convoy_fallback:
@@ -248,21 +256,23 @@ class _Phase:
     ) -> list[Outcome]:
         result: dict[int, Outcome] = dict(self.early)
         implied: list[Outcome] = []
+        chosen, source, names = self.chosen, self.source, self.names
         for u, unit in enumerate(self.units):
-            legal = self.chosen[u]
-            k = self.source[u]
+            legal = chosen[u]
+            by = dislodger[u]
             if legal is None:
                 if not self.addressed[u]:
-                    why = ["no order", *self._dislodged_by(u, dislodger)]
-                    ok = FAILS if dislodger[u] >= 0 else SUCCEEDS
-                    implied.append(
-                        Outcome(None, unit.power, self._hold_text(u), ok, "; ".join(why))
-                    )
+                    if by >= 0:
+                        why, ok = f"no order; dislodged by {names[by]}", FAILS
+                    else:
+                        why, ok = "no order", SUCCEEDS
+                    implied.append(Outcome(None, unit.power, f"{names[u]} H", ok, why))
                 continue
             ok, reasons = self._judged(u, legal, r, void, moved)
-            reasons += self._dislodged_by(u, dislodger)
-            if dislodger[u] >= 0:
+            if by >= 0:
+                reasons.append(f"dislodged by {names[by]}")
                 ok = False
+            k = source[u]
             assert k is not None
             result[k] = Outcome(
                 k, unit.power, self._text(legal), SUCCEEDS if ok else FAILS, "; ".join(reasons)
@@ -330,16 +340,9 @@ class _Phase:
         ]
         return [f"support cut by {self._name(k)}" for k in cutters]
 
-    def _dislodged_by(self, u: int, dislodger: list[int]) -> list[str]:
-        k = dislodger[u]
-        return [f"dislodged by {self._name(k)}"] if k >= 0 else []
-
     # --- text ---------------------------------------------------------------------------
     def _name(self, u: int) -> str:
         return self.names[u]
-
-    def _hold_text(self, u: int) -> str:
-        return f"{self._name(u)} H"
 
     def _text(self, legal: Legal) -> str:
         """The normalised order: actual unit types, the coast a fleet will take."""

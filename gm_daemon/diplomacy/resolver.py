@@ -1,4 +1,4 @@
-"""The movement resolver: Kruijswijk's guess-and-backup algorithm over plain int arrays.
+"""The movement resolver: Kruijswijk's guess-and-backup algorithm over plain arrays.
 
 Every unit is a number 0..n-1; its order is one decision (a MOVE succeeds, a SUPPORT is not
 cut, a CONVOY is not disrupted). The decisions are the equations of DATC §5.B, evaluated by
@@ -66,7 +66,7 @@ class Resolver:
     def __init__(
         self,
         prov: Sequence[int],
-        power: Sequence[int],
+        power: Sequence[str],
         otype: Sequence[int],
         dest: Sequence[int],
         supported: Sequence[int],
@@ -76,6 +76,7 @@ class Resolver:
     ):
         """``dest`` is the target province of a MOVE, the province a SUPPORT helps (the
         supported unit's own for support to hold) and the army's target for a CONVOY;
+        ``power`` only tells which units are of one power (each unit's power, compared);
         ``supported`` is the unit a SUPPORT or CONVOY is for (-1 otherwise). Supports and
         convoys must already match their unit's order; unmatched ones are passed as HOLD."""
         n = len(prov)
@@ -285,7 +286,7 @@ class Resolver:
                     frontier.append(g)
         return False
 
-    def _count(self, supports: Sequence[int], exclude_power: int = -1) -> int:
+    def _count(self, supports: Sequence[int], exclude_power: str | None = None) -> int:
         n = 0
         for s in supports:
             if self.power[s] != exclude_power and self.resolve(s):

@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from gm_daemon.games.highlander.diplomacy.board import ARMY, FLEET, Board
-from gm_daemon.games.highlander.diplomacy.convoys import necessary_seas, route_exists
-from gm_daemon.games.highlander.diplomacy.orders import (
+from gm_daemon.diplomacy.board import ARMY, FLEET, Board
+from gm_daemon.diplomacy.convoys import necessary_seas, route_exists
+from gm_daemon.diplomacy.orders import (
     Convoy,
     Hold,
     Move,
@@ -26,7 +26,7 @@ from gm_daemon.games.highlander.diplomacy.orders import (
     UnitRef,
     unit_text,
 )
-from gm_daemon.games.highlander.diplomacy.resolver import CONVOY, HOLD, MOVE, SUPPORT
+from gm_daemon.diplomacy.resolver import CONVOY, HOLD, MOVE, SUPPORT
 from gm_daemon.games.protocol import ProblemKind
 
 

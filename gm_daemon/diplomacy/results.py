@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from gm_daemon.games.highlander.diplomacy.orders import Unit
+from gm_daemon.diplomacy.orders import Unit
 
 SUCCEEDS = "succeeds"
 FAILS = "fails"

@@ -22,17 +22,18 @@ upper-case standard abbreviations, coasts as ``STP/SC``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import cache
+from functools import cache, lru_cache
+from operator import itemgetter
 from typing import Any
 
-from gm_daemon.games.highlander.diplomacy.adjustments import adjudicate_adjustments
-from gm_daemon.games.highlander.diplomacy.board import ARMY, FLEET, Board, standard_board
-from gm_daemon.games.highlander.diplomacy.movement import adjudicate_movement
-from gm_daemon.games.highlander.diplomacy.orders import Order, Unit
-from gm_daemon.games.highlander.diplomacy.reader import OrderError, read_order
-from gm_daemon.games.highlander.diplomacy.results import INVALID, Dislodgement, Outcome
-from gm_daemon.games.highlander.diplomacy.retreats import adjudicate_retreats, retreat_options
-from gm_daemon.games.highlander.diplomacy.rules import Rules
+from gm_daemon.diplomacy.adjustments import adjudicate_adjustments
+from gm_daemon.diplomacy.board import ARMY, FLEET, Board, standard_board
+from gm_daemon.diplomacy.movement import adjudicate_movement
+from gm_daemon.diplomacy.orders import Order, Unit
+from gm_daemon.diplomacy.reader import OrderError, read_order
+from gm_daemon.diplomacy.results import INVALID, Dislodgement, Outcome
+from gm_daemon.diplomacy.retreats import adjudicate_retreats, retreat_options
+from gm_daemon.diplomacy.rules import Rules
 
 PHASES = ("movement", "retreat", "adjustment")
 
@@ -100,12 +101,15 @@ def _rules(raw: Any) -> Rules:
     if not isinstance(raw, dict):
         raise PhaseError("rules must be an object")
     try:
-        return Rules(
-            rulebook=str(raw.get("rulebook", "2023")),
-            build_anywhere=bool(raw.get("build_anywhere", False)),
-        )
+        return _rules_of(str(raw.get("rulebook", "2023")), bool(raw.get("build_anywhere", False)))
     except ValueError as exc:
         raise PhaseError(str(exc)) from None
+
+
+@lru_cache(maxsize=16)
+def _rules_of(rulebook: str, build_anywhere: bool) -> Rules:
+    """The rules of a phase; a batch names the same few again and again (frozen, shared)."""
+    return Rules(rulebook=rulebook, build_anywhere=build_anywhere)
 
 
 def _token(board: Board, token: Any, what: str) -> int:
@@ -115,23 +119,26 @@ def _token(board: Board, token: Any, what: str) -> int:
         raise PhaseError(f"{what}: unknown province {token!r}") from None
 
 
-def _unit(board: Board, power: str, token: Any) -> Unit:
-    """A unit token read once per board: a batch writes the same few hundred again and
-    again. Only tokens that were read correctly are kept, and not unboundedly."""
+def _unit(board: Board, power: str, token: Any) -> tuple[Unit, int]:
+    """A unit token and the province it stands in, read once per board and power: a batch
+    writes the same few hundred again and again. Only tokens that were read correctly are
+    kept, and not unboundedly."""
     known = _unit_tokens(board)
-    place = known.get(token) if type(token) is str else None
-    if place is None:
-        place = _unit_place(board, power, token)
-        if len(known) < _UNIT_TOKENS_LIMIT:
-            known[token] = place
-    return Unit(power, *place)
+    key = (power, token) if type(token) is str else None
+    entry = known.get(key) if key is not None else None
+    if entry is None:
+        kind, loc = _unit_place(board, power, token)
+        entry = (Unit(power, kind, loc), board.province_of[loc])
+        if key is not None and len(known) < _UNIT_TOKENS_LIMIT:
+            known[key] = entry
+    return entry
 
 
 _UNIT_TOKENS_LIMIT = 4096  # the standard map has ~200 unit tokens; input is untrusted
 
 
 @cache
-def _unit_tokens(board: Board) -> dict[str, tuple[str, int]]:
+def _unit_tokens(board: Board) -> dict[tuple[str, str], tuple[Unit, int]]:
     return {}
 
 
@@ -151,12 +158,13 @@ def _unit_place(board: Board, power: str, token: Any) -> tuple[str, int]:
 def _units(board: Board, raw: Mapping[str, Any]) -> list[Unit]:
     units: list[Unit] = []
     seen: dict[int, str] = {}
+    known = _unit_tokens(board)  # what _unit keeps, looked up here first: most units are known
     for power, tokens in raw.items():
         if not isinstance(tokens, list):
             raise PhaseError(f"units of {power} must be a list")
         for token in tokens:
-            unit = _unit(board, power, token)
-            province = board.province_of[unit.loc]
+            entry = known.get((power, token)) if type(token) is str else None
+            unit, province = entry or _unit(board, power, token)
             if province in seen:
                 raise PhaseError(f"two units in {board.names[province]}")
             seen[province] = power
@@ -193,13 +201,14 @@ def _orders(
         if not isinstance(lines, list):
             raise PhaseError(f"orders of {power} must be a list of strings")
         for line in lines:
+            text = line if type(line) is str else str(line)
             try:
-                order = read_order(str(line), board)
+                order = read_order(text, board)
             except OrderError as exc:
                 unread[len(texts)] = (power, exc)
             else:
                 readable.append((power, order))
-            texts.append(str(line))
+            texts.append(text)
     return texts, readable, unread
 
 
@@ -213,7 +222,7 @@ def _dislodged(board: Board, units: Sequence[Unit], data: Mapping[str, Any]) -> 
         for entry in entries:
             if not isinstance(entry, dict) or "unit" not in entry:
                 raise PhaseError(f"dislodged of {power}: entries look like {{'unit': 'A BEL'}}")
-            unit = _unit(board, power, entry["unit"])
+            unit = _unit(board, power, entry["unit"])[0]
             origin = entry.get("attacker_from")
             attacker = board.province_of[_token(board, origin, "attacker_from")] if origin else -1
             by_convoy = bool(entry.get("by_convoy", False))
@@ -232,23 +241,24 @@ def _outcomes_json(
     outcomes: Sequence[Outcome], texts: list[str], unread: dict[int, tuple[str, OrderError]]
 ) -> list[dict[str, Any]]:
     """Outcomes in the order the orders were given; engine-supplied ones at the end."""
-    readable_index = [k for k in range(len(texts)) if k not in unread]
+    readable_index = [k for k in range(len(texts)) if k not in unread] if unread else None
     by_position: dict[int, dict[str, Any]] = {}
     supplied: list[dict[str, Any]] = []
-    for o in outcomes:
-        entry = {
-            "power": o.power,
-            "order": None,
-            "normalized": o.order,
-            "result": o.result,
-            "reason": o.reason,
+    for index, power, order, result, reason in outcomes:
+        if index is None:
+            supplied.append(
+                {"power": power, "order": None, "normalized": order, "result": result,
+                 "reason": reason}
+            )  # fmt: skip
+            continue
+        position = index if readable_index is None else readable_index[index]
+        by_position[position] = {
+            "power": power,
+            "order": texts[position],
+            "normalized": order,
+            "result": result,
+            "reason": reason,
         }
-        if o.index is None:
-            supplied.append(entry)
-        else:
-            position = readable_index[o.index]
-            entry["order"] = texts[position]
-            by_position[position] = entry
     for position, (power, exc) in unread.items():
         by_position[position] = {
             "power": power,
@@ -262,9 +272,15 @@ def _outcomes_json(
 
 def _units_json(board: Board, units: Sequence[Unit], powers: list[str]) -> dict[str, list[str]]:
     result: dict[str, list[str]] = {p: [] for p in powers}
+    names = board.unit_names
     for u in units:
-        result.setdefault(u.power, []).append(f"{u.kind} {board.names[u.loc]}")
-    return {p: sorted(tokens, key=lambda t: t[2:]) for p, tokens in result.items()}
+        result.setdefault(u.power, []).append(names[u.kind][u.loc])
+    for tokens in result.values():
+        tokens.sort(key=_AFTER_KIND)
+    return result
+
+
+_AFTER_KIND = itemgetter(slice(2, None))  # "F STP/NC" -> "STP/NC": units sorted by place
 
 
 def _dislodged_json(board: Board, dislodged: Sequence[Dislodgement]) -> dict[str, list[dict]]:

@@ -16,8 +16,8 @@ from functools import cache
 from lark import Lark, Token, Transformer, UnexpectedInput
 from lark.exceptions import VisitError
 
-from gm_daemon.games.highlander.diplomacy.board import ARMY, FLEET, Board, name_key
-from gm_daemon.games.highlander.diplomacy.orders import (
+from gm_daemon.diplomacy.board import ARMY, FLEET, Board, name_key
+from gm_daemon.diplomacy.orders import (
     Build,
     Convoy,
     Disband,
@@ -31,7 +31,14 @@ from gm_daemon.games.highlander.diplomacy.orders import (
     UnitRef,
     Waive,
 )
-from gm_daemon.games.highlander.diplomacy.quickread import coast_code, keyword_classes, quick_read
+from gm_daemon.diplomacy.quickread import (
+    CanonicalTables,
+    canonical_read,
+    canonical_tables,
+    coast_code,
+    keyword_classes,
+    quick_read,
+)
 from gm_daemon.games.protocol import ProblemKind
 from gm_daemon.grammar import grammar_dir, grammar_path
 
@@ -77,8 +84,14 @@ _MISTAKES: dict[str, list[str]] = {
 def read_order(text: str, board: Board) -> Order:
     """One order from its text; raises OrderError (syntax or unknown name) otherwise.
 
-    Plain orders are read by ``quickread``, everything else (and every mistake) by the
-    grammar, so both give the same order and the same message (see quickread's docstring)."""
+    Plain orders are read by ``quickread`` (the engine's own notation at once), everything
+    else (and every mistake) by the grammar, so both give the same order and the same message
+    (see quickread's docstring)."""
+    tables = _canonical_tables(board)
+    if tables is not None:
+        order = canonical_read(text, tables)
+        if order is not None:
+            return order
     prepared = _join_hyphenated_names(text, board)
     order = quick_read(prepared, board, _keyword_classes())
     if order is not None:
@@ -102,6 +115,11 @@ def _read_prepared(text: str, prepared: str, board: Board) -> Order:
         if isinstance(exc.orig_exc, OrderError):
             raise exc.orig_exc from None
         raise
+
+
+@cache
+def _canonical_tables(board: Board) -> CanonicalTables | None:
+    return canonical_tables(board, _keyword_classes())
 
 
 @cache

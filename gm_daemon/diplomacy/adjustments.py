@@ -15,9 +15,9 @@ from collections import deque
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
-from gm_daemon.games.highlander.diplomacy.board import ARMY, FLEET, LAND, Board
-from gm_daemon.games.highlander.diplomacy.legality import Illegal
-from gm_daemon.games.highlander.diplomacy.orders import (
+from gm_daemon.diplomacy.board import ARMY, FLEET, LAND, Board
+from gm_daemon.diplomacy.legality import Illegal
+from gm_daemon.diplomacy.orders import (
     Build,
     Disband,
     Order,
@@ -27,8 +27,8 @@ from gm_daemon.games.highlander.diplomacy.orders import (
     order_text,
     unit_text,
 )
-from gm_daemon.games.highlander.diplomacy.results import FAILS, INVALID, SUCCEEDS, Outcome
-from gm_daemon.games.highlander.diplomacy.rules import STANDARD, Rules
+from gm_daemon.diplomacy.results import FAILS, INVALID, SUCCEEDS, Outcome
+from gm_daemon.diplomacy.rules import STANDARD, Rules
 from gm_daemon.games.protocol import ProblemKind
 
 _FAR = 1 << 20  # the distance of a unit that cannot reach any target centre

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from gm_daemon.games.highlander.diplomacy.board import Board
+from gm_daemon.diplomacy.board import Board
 
 
 def route_exists(board: Board, origin: int, dest: int, seas: Collection[int]) -> bool:
@@ -37,25 +37,34 @@ def necessary_seas(board: Board, origin: int, dest: int, seas: Collection[int]) 
     origin - s1 - ... - sk - dest. Boards hold few fleets, so plain enumeration is cheap.
     """
     start = board.sea_adj[origin]
-    goal = board.sea_adj[dest]
-    adj = board.sea_adj
     found: set[int] = set()
-
-    def extend(path: list[int]) -> None:
-        last = path[-1]
-        if last in goal:
-            found.update(path)
-            return
-        for nxt in adj[last]:
-            if nxt not in seas or nxt in path or nxt in start or nxt == dest:
-                continue
-            if any(nxt in adj[earlier] for earlier in path[:-1]):
-                continue
-            path.append(nxt)
-            extend(path)
-            path.pop()
-
     for first in start:
         if first in seas:
-            extend([first])
+            _extend([first], start, board.sea_adj[dest], dest, board.sea_adj, seas, found)
     return found
+
+
+def _extend(
+    path: list[int],
+    start: frozenset[int],
+    goal: frozenset[int],
+    dest: int,
+    adj: tuple[frozenset[int], ...],
+    seas: Collection[int],
+    found: set[int],
+) -> None:
+    """Every chordless continuation of ``path`` that reaches ``goal``, its seas into
+    ``found``. A function of its own, not a closure: a closure calling itself is a reference
+    cycle, left to the garbage collector after every search."""
+    last = path[-1]
+    if last in goal:
+        found.update(path)
+        return
+    for nxt in adj[last]:
+        if nxt not in seas or nxt in path or nxt in start or nxt == dest:
+            continue
+        if any(nxt in adj[earlier] for earlier in path[:-1]):
+            continue
+        path.append(nxt)
+        _extend(path, start, goal, dest, adj, seas, found)
+        path.pop()

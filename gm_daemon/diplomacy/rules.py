@@ -11,7 +11,7 @@ Highlander names) follows the DATC v2.4 preferences where the two differ:
   nearest owned centre, every unit moving over land and sea.
 
 Both use the Szykman rule for convoy paradoxes. The full list of decisions is in
-``docs/games/diplomacy.md``.
+``docs/diplomacy.md``.
 """
 
 from __future__ import annotations

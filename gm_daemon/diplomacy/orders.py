@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from gm_daemon.games.highlander.diplomacy.board import ARMY, FLEET, Board
+from gm_daemon.diplomacy.board import ARMY, FLEET, Board
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +110,7 @@ def place_text(board: Board, place: Place) -> str:
 
 
 def unit_text(board: Board, unit: Unit) -> str:
-    return f"{unit.kind} {board.names[unit.loc]}"
+    return board.unit_names[unit.kind][unit.loc]
 
 
 def ref_text(board: Board, ref: UnitRef) -> str:

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from gm_daemon.games.highlander.diplomacy.board import ARMY, Board
-from gm_daemon.games.highlander.diplomacy.legality import Illegal, fleet_target
-from gm_daemon.games.highlander.diplomacy.orders import (
+from gm_daemon.diplomacy.board import ARMY, Board
+from gm_daemon.diplomacy.legality import Illegal, fleet_target
+from gm_daemon.diplomacy.orders import (
     Disband,
     Move,
     Order,
@@ -24,7 +24,7 @@ from gm_daemon.games.highlander.diplomacy.orders import (
     order_text,
     unit_text,
 )
-from gm_daemon.games.highlander.diplomacy.results import (
+from gm_daemon.diplomacy.results import (
     FAILS,
     INVALID,
     SUCCEEDS,
