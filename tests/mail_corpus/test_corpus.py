@@ -3,6 +3,8 @@ takes a second; three 10 MB mails are built at test time instead of being commit
 
 from __future__ import annotations
 
+import email
+import email.policy
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
@@ -21,12 +23,24 @@ OWN = "Spielleiter <gm@gm.test>"
 REACTIONS = {"read", "no-orders", "ignored", "no-reply", "set-aside", "encrypted"}
 
 
-def decode(raw: bytes) -> tuple[Incoming, list[str]]:
+def decode(raw: bytes, against_email_package: bool = False) -> tuple[Incoming, list[str]]:
     def run() -> tuple[Incoming, list[str]]:
         incoming = parse_incoming(raw, OWN)
         return incoming, [line.text for line in order_lines(incoming.text)]
 
-    return within_limit(run)
+    return within_limit(run, email_package_reading(raw) if against_email_package else None)
+
+
+def email_package_reading(raw: bytes) -> Callable[[], None]:
+    """The standard library reading the same bytes: parsed, every leaf part decoded."""
+
+    def run() -> None:
+        message = email.message_from_bytes(raw, policy=email.policy.default)
+        for leaf in message.walk():
+            if not leaf.is_multipart():
+                leaf.get_payload(decode=True)
+
+    return run
 
 
 def check(incoming: Incoming, lines: list[str], want: dict[str, Any]) -> None:
@@ -119,6 +133,6 @@ def test_ten_megabyte_mails_are_read_within_a_second(
     path = tmp_path / "big.eml"
     path.write_bytes(build())
     assert path.stat().st_size >= TEN_MB
-    incoming, lines = decode(path.read_bytes())
+    incoming, lines = decode(path.read_bytes(), against_email_package=True)
     assert (incoming.unreadable, incoming.automated) == (None, None)
     assert lines[: len(ORDER_LINES)] == ORDER_LINES
