@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import os
 import socket
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -29,10 +30,10 @@ class Taken:
         self.fail = fail
         self.mails: list[bytes] = []
 
-    def __call__(self, data: bytes) -> None:
+    def __call__(self, mails: Sequence[bytes]) -> None:
         if self.fail:
             raise OSError("database or disk is full")
-        self.mails.append(data)
+        self.mails.extend(mails)
 
 
 def _exchange(path: Path, lines: list[bytes], data: bytes | None, replies_after: int) -> list[str]:
