@@ -314,7 +314,12 @@ def lmtp_problems(section: LmtpSection) -> list[str]:
     problems = []
     if section.socket is not None:
         folder = section.socket.parent
-        if not folder.is_dir():
+        if folder.exists() and not folder.is_dir():
+            problems.append(
+                f"mail.lmtp.socket: {folder} is not a directory; name a socket path in a "
+                "directory (systemd: RuntimeDirectory=gm-daemon gives /run/gm-daemon)"
+            )
+        elif not folder.is_dir():
             problems.append(
                 f"mail.lmtp.socket: directory {folder} does not exist; create it (systemd: "
                 "RuntimeDirectory=gm-daemon) or name another socket path"
