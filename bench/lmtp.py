@@ -10,8 +10,9 @@ Dovecot (read by the daemon over IMAP IDLE), mail for ``gm-lmtp@gm.test`` to the
 (``transport_maps``, as docs/lmtp.md sets it up). Each responder is a process of its own:
 
 * **echo** (the floor): aiosmtpd's LMTP server on the same socket, answering ``250`` at once
-  without reading the mail (no parse, no store) and sending a fixed three-line reply to the
-  envelope sender over one open SMTP connection;
+  without reading the mail (no parse, no store) and sending a fixed reply to the envelope
+  sender over one open SMTP connection, as large as the daemon's acknowledgement
+  (``--echo-bytes``; 0 for the three lines of earlier runs);
 * **lmtp**: ``gm-daemon run`` on transport "lmtp";
 * **imap**: ``gm-daemon run`` on transport "imap" (IDLE), for the same game.
 
@@ -21,10 +22,17 @@ nothing, so no phase ends early); the time until the reply's file is in the play
 (Dovecot's own delivery, watched on disk every 0.5 ms; no IMAP client in the measurement).
 
 **Burst**: ``--burst`` order mails handed straight to the socket over ``--connections`` LMTP
-connections at once (as Postfix's lmtp client does with its concurrency). For the echo and
-the daemon: the rate of ``250`` replies, the moment the first reply reached a player's
-Maildir; for the daemon also the rate of mails handled (its acknowledgement stored in the
-outbox: the figure the IMAP intake bench gives; their sending not counted).
+connections at once (as Postfix's lmtp client does with its concurrency), by a client that
+costs little beside the responder: each mail pre-built as the bytes on the wire, the next
+written when the last has its replies (one round trip per mail; Postfix waits for ``354``
+too), replies only counted. For the echo and the daemon: the rate of ``250`` replies, the CPU
+seconds per mail of the responder and of the bench client until the last ``250`` (from
+/proc: a figure the other engineers' load on the machine moves far less than the wall
+clock), the moment the first reply reached a player's Maildir; for the daemon also the rate
+of mails handled (its acknowledgement stored in the outbox: the figure the IMAP intake bench
+gives; their sending not counted) and how many were handled by the last ``250``.
+``--mails 0`` measures the burst alone; ``--pyspy FILE`` samples the daemon until the last
+``250`` (py-spy installed into the venv by hand; not a dependency of the project).
 """
 
 from __future__ import annotations
@@ -53,15 +61,26 @@ from tests.mailstack import MailStack  # noqa: E402
 PLAYERS = 8  # the last one sends nothing
 DAEMON = [sys.executable, "-c", "import sys; from gm_daemon.cli import main; sys.exit(main())"]
 REPLY = b"Subject: Re: orders\r\n\r\nThanks, received.\r\n"
+ACK_BYTES = 1100  # the size of the daemon's acknowledgement of a bench order (~1.1 kB)
+
+
+def echo_reply(size: int) -> bytes:
+    """The echo's fixed reply, its body padded with lines of text to ``size`` bytes: Postfix
+    and Dovecot then carry as many bytes for the floor as for the daemon (their time grows
+    with it: 8.8 → 13.1 ms for the SMTP exchange alone, 3 lines against 1.1 kB)."""
+    line = b"Danke, angekommen. " * 3 + b"\r\n"
+    return REPLY + line * max(0, (size - len(REPLY)) // len(line))
 
 
 # --- the echo responder (a process of its own: bench/lmtp.py --echo SOCKET SMTP_PORT) -------
 
 
-def echo_main(socket_path: str, smtp_port: int) -> None:
+def echo_main(socket_path: str, smtp_port: int, size: int) -> None:
     """250 at once, then a fixed reply to the envelope sender, sent meanwhile."""
     import aiosmtplib
     from aiosmtpd.lmtp import LMTP
+
+    body = echo_reply(size)
 
     async def serve() -> None:
         replies: asyncio.Queue[str] = asyncio.Queue()
@@ -77,7 +96,7 @@ def echo_main(socket_path: str, smtp_port: int) -> None:
             while True:
                 to = await replies.get()
                 head = f"From: gm-lmtp@gm.test\r\nTo: {to}\r\n".encode()
-                await smtp.sendmail("gm-lmtp@gm.test", [to], head + REPLY)
+                await smtp.sendmail("gm-lmtp@gm.test", [to], head + body)
 
         with contextlib.suppress(FileNotFoundError):
             os.unlink(socket_path)
@@ -386,10 +405,18 @@ def main() -> None:
         "--pyspy",
         help="py-spy profile of the LMTP daemon until the burst's last 250 (.svg: flame graph)",
     )
-    parser.add_argument("--echo", nargs=2, metavar=("SOCKET", "SMTP_PORT"), help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--echo-bytes",
+        type=int,
+        default=ACK_BYTES,
+        help="size of the echo's reply (default: an acknowledgement's; 0: three lines)",
+    )
+    parser.add_argument(
+        "--echo", nargs=3, metavar=("SOCKET", "SMTP_PORT", "BYTES"), help=argparse.SUPPRESS
+    )
     options = parser.parse_args()
     if options.echo:
-        echo_main(options.echo[0], int(options.echo[1]))
+        echo_main(options.echo[0], int(options.echo[1]), int(options.echo[2]))
         return
     with MailStack(players=PLAYERS) as stack, tempfile.TemporaryDirectory() as tmp:
         run(stack, Path(tmp), options)
@@ -404,6 +431,7 @@ def run(stack: MailStack, tmp: Path, options: argparse.Namespace) -> None:
         "--echo",
         str(stack.lmtp_socket),
         str(stack.smtp_port),
+        str(options.echo_bytes),
     ]
     results: dict[str, list[float]] = {}
     bursts: dict[str, dict[str, float]] = {}
