@@ -292,8 +292,9 @@ class Daemon:
         asyncio.get_running_loop().call_soon(self._delivered.set)
 
     async def _answer_delivered(self) -> None:
-        """Handle what the MTA delivered, as it comes: a burst is handled while the rest of
-        it is still being delivered, and the replies leave meanwhile (``SendingMeanwhile``).
+        """Handle what the MTA delivered, as it comes: the first mail of a burst at once, the
+        rest whenever the MTA pauses in handing it over (``_storing_paused``: its ``250``s
+        come first), and the replies leave meanwhile (``SendingMeanwhile``).
         Once a burst is answered the loop is woken to look at its timers again (a phase the
         burst completed has a new deadline)."""
         assert self._delivered is not None
