@@ -49,6 +49,7 @@ NOT_STORED = "451 4.3.0 not stored, try again later"
 GAP = 0.02
 QUIET = 0.001
 MOST_DEFERRED = 0.25
+BURST_ONLY = 1.0  # seconds after the last commit that a connection within a mail counts
 _ATOM = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+"
 # A reverse or forward path as MTAs write it: <local@domain>, then parameters
 _SIMPLE_PATH = re.compile(
@@ -269,9 +270,14 @@ class LmtpInbox:
 
     def _busy(self) -> bool:
         commits = self._commits
-        if commits is not None and (commits.waiting or time.monotonic() - commits.last < GAP):
+        if commits is None:
+            return False
+        since = time.monotonic() - commits.last
+        if commits.waiting or since < GAP:
             return True
-        return any(session.in_transaction for session in self._sessions)
+        # a connection within a mail counts while the MTA is storing: one that hangs
+        # there must not slow the handling of what came before it
+        return since < BURST_ONLY and any(s.in_transaction for s in self._sessions)
 
     async def wait(self, timeout: float) -> None:
         """Deliveries are answered as they come (the daemon's ``answer_delivered``), so the

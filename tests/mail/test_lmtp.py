@@ -316,33 +316,44 @@ def test_pipelined_envelope_and_quit_are_answered_in_order(tmp_path):
 
 
 def test_handling_waits_while_a_connection_is_within_a_mail(tmp_path, monkeypatch):
-    """``quiet`` returns at once when nothing is being delivered, and waits (bounded) while
-    a connection has sent MAIL but not yet its data."""
+    """``quiet`` returns at once when nothing is being delivered; right after a commit it
+    waits (bounded) while a connection has sent MAIL but not yet its data; a connection that
+    stays within a mail long after the last commit no longer holds handling up."""
     monkeypatch.setattr(lmtp, "MOST_DEFERRED", 0.2)
+    monkeypatch.setattr(lmtp, "BURST_ONLY", 1.5)
     section = LmtpSection(socket=tmp_path / "lmtp.sock")
 
-    async def run() -> tuple[float, float]:
+    async def replies(reader: asyncio.StreamReader, count: int) -> None:
+        for _reply in range(count):  # each ends with a line "NNN …"
+            while (await reader.readline())[3:4] == b"-":
+                pass
+
+    async def quiet(inbox: LmtpInbox) -> float:
+        start = time.monotonic()
+        await inbox.quiet()
+        return time.monotonic() - start
+
+    async def run() -> list[float]:
         inbox = LmtpInbox(section, GM)
         await inbox.listen(Taken())
         reader, writer = await asyncio.open_unix_connection(str(section.socket))
         try:
-            await reader.readline()
-            start = time.monotonic()
-            await inbox.quiet()
-            idle = time.monotonic() - start
-            writer.write(b"LHLO mx.gm.test\r\nMAIL FROM:<anna@players.test>\r\n")
-            for _reply in ("LHLO", "MAIL"):  # each ends with a line "250 …"
-                while (await reader.readline())[3:4] == b"-":
-                    pass
-            start = time.monotonic()
-            await inbox.quiet()
-            return idle, time.monotonic() - start
+            await replies(reader, 1)
+            idle = await quiet(inbox)
+            envelope = f"MAIL FROM:<anna@players.test>\r\nRCPT TO:<{GM}>\r\nDATA\r\n"
+            writer.write(b"LHLO mx.gm.test\r\n" + envelope.encode() + MAIL + b".\r\n")
+            writer.write(b"MAIL FROM:<anna@players.test>\r\n")  # the next mail begins
+            await replies(reader, 6)  # LHLO, MAIL, RCPT, DATA, after the data, MAIL
+            within = await quiet(inbox)
+            await asyncio.sleep(1.5)
+            hanging = await quiet(inbox)
+            return [idle, within, hanging]
         finally:
             writer.close()
             await inbox.close()
 
-    idle, within = asyncio.run(run())
-    assert idle < 0.2 <= within
+    idle, within, hanging = asyncio.run(run())
+    assert idle < 0.2 <= within and hanging < 0.2
 
 
 def test_check_names_a_directory_this_user_cannot_write(tmp_path):
