@@ -10,8 +10,9 @@ Dovecot (read by the daemon over IMAP IDLE), mail for ``gm-lmtp@gm.test`` to the
 (``transport_maps``, as docs/lmtp.md sets it up). Each responder is a process of its own:
 
 * **echo** (the floor): aiosmtpd's LMTP server on the same socket, answering ``250`` at once
-  without reading the mail (no parse, no store) and sending a fixed three-line reply to the
-  envelope sender over one open SMTP connection;
+  without reading the mail (no parse, no store) and sending a fixed reply to the envelope
+  sender over one open SMTP connection, as large as the daemon's acknowledgement
+  (``--echo-bytes``; 0 for the three lines of earlier runs);
 * **lmtp**: ``gm-daemon run`` on transport "lmtp";
 * **imap**: ``gm-daemon run`` on transport "imap" (IDLE), for the same game.
 
@@ -21,10 +22,17 @@ nothing, so no phase ends early); the time until the reply's file is in the play
 (Dovecot's own delivery, watched on disk every 0.5 ms; no IMAP client in the measurement).
 
 **Burst**: ``--burst`` order mails handed straight to the socket over ``--connections`` LMTP
-connections at once (as Postfix's lmtp client does with its concurrency). For the echo and
-the daemon: the rate of ``250`` replies, the moment the first reply reached a player's
-Maildir; for the daemon also the rate of mails handled (its acknowledgement stored in the
-outbox: the figure the IMAP intake bench gives; their sending not counted).
+connections at once (as Postfix's lmtp client does with its concurrency), by a client that
+costs little beside the responder: each mail pre-built as the bytes on the wire, the next
+written when the last has its replies (one round trip per mail; Postfix waits for ``354``
+too), replies only counted. For the echo and the daemon: the rate of ``250`` replies, the CPU
+seconds per mail of the responder and of the bench client until the last ``250`` (from
+/proc: a figure the other engineers' load on the machine moves far less than the wall
+clock), the moment the first reply reached a player's Maildir; for the daemon also the rate
+of mails handled (its acknowledgement stored in the outbox: the figure the IMAP intake bench
+gives; their sending not counted) and how many were handled by the last ``250``.
+``--mails 0`` measures the burst alone; ``--pyspy FILE`` samples the daemon until the last
+``250`` (py-spy installed into the venv by hand; not a dependency of the project).
 """
 
 from __future__ import annotations
@@ -53,15 +61,26 @@ from tests.mailstack import MailStack  # noqa: E402
 PLAYERS = 8  # the last one sends nothing
 DAEMON = [sys.executable, "-c", "import sys; from gm_daemon.cli import main; sys.exit(main())"]
 REPLY = b"Subject: Re: orders\r\n\r\nThanks, received.\r\n"
+ACK_BYTES = 1100  # the size of the daemon's acknowledgement of a bench order (~1.1 kB)
+
+
+def echo_reply(size: int) -> bytes:
+    """The echo's fixed reply, its body padded with lines of text to ``size`` bytes: Postfix
+    and Dovecot then carry as many bytes for the floor as for the daemon (their time grows
+    with it: 8.8 → 13.1 ms for the SMTP exchange alone, 3 lines against 1.1 kB)."""
+    line = b"Danke, angekommen. " * 3 + b"\r\n"
+    return REPLY + line * max(0, (size - len(REPLY)) // len(line))
 
 
 # --- the echo responder (a process of its own: bench/lmtp.py --echo SOCKET SMTP_PORT) -------
 
 
-def echo_main(socket_path: str, smtp_port: int) -> None:
+def echo_main(socket_path: str, smtp_port: int, size: int) -> None:
     """250 at once, then a fixed reply to the envelope sender, sent meanwhile."""
     import aiosmtplib
     from aiosmtpd.lmtp import LMTP
+
+    body = echo_reply(size)
 
     async def serve() -> None:
         replies: asyncio.Queue[str] = asyncio.Queue()
@@ -77,7 +96,7 @@ def echo_main(socket_path: str, smtp_port: int) -> None:
             while True:
                 to = await replies.get()
                 head = f"From: gm-lmtp@gm.test\r\nTo: {to}\r\n".encode()
-                await smtp.sendmail("gm-lmtp@gm.test", [to], head + REPLY)
+                await smtp.sendmail("gm-lmtp@gm.test", [to], head + body)
 
         with contextlib.suppress(FileNotFoundError):
             os.unlink(socket_path)
@@ -168,6 +187,11 @@ class Responder:
                 command, stdin=subprocess.DEVNULL, stdout=out, stderr=out
             )
 
+    def cpu(self) -> float:
+        """Seconds of CPU the process has used so far (user and system, /proc)."""
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def stop(self) -> None:
         self.process.send_signal(signal.SIGTERM)
         try:
@@ -187,6 +211,17 @@ def _listening(path: Path, timeout: float = 60) -> None:
             return
         time.sleep(0.02)
     raise SystemExit(f"nothing listens on {path}")
+
+
+def _spy(pid: int, output: str) -> subprocess.Popen[bytes]:
+    """py-spy (pip install py-spy into the venv; not a project dependency) sampling the
+    daemon from now until interrupted."""
+    spy = Path(sys.executable).parent / "py-spy"
+    kind = "flamegraph" if output.endswith(".svg") else "raw"  # raw: collapsed stacks
+    command = [str(spy), "record", "--pid", str(pid), "--rate", "250", "-f", kind, "-o", output]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(1)  # attached
+    return process
 
 
 # --- measurements -----------------------------------------------------------------------
@@ -211,7 +246,13 @@ def latencies(stack: MailStack, boxes: Mailboxes, to: str, mails: int) -> list[f
 
 
 def burst(
-    stack: MailStack, boxes: Mailboxes, mails: int, connections: int, database: Path | None
+    stack: MailStack,
+    boxes: Mailboxes,
+    mails: int,
+    connections: int,
+    database: Path | None,
+    responder: Responder,
+    spy: str | None = None,
 ) -> dict[str, float]:
     """``mails`` orders over ``connections`` LMTP connections at once; seconds until every
     250, until the first reply is in a player's Maildir, until every mail is handled."""
@@ -220,7 +261,7 @@ def burst(
         seat = n % (PLAYERS - 1) + 1
         player = stack.players[seat - 1]
         orders.append((player, _order(stack.lmtp_gm, seat, player)))
-    return asyncio.run(_burst(stack, boxes, orders, connections, database))
+    return asyncio.run(_burst(stack, boxes, orders, connections, database, responder, spy))
 
 
 async def _burst(
@@ -229,25 +270,49 @@ async def _burst(
     orders: list[tuple[str, bytes]],
     connections: int,
     database: Path | None,
+    responder: Responder,
+    spy: str | None,
 ) -> dict[str, float]:
     before = boxes.counts()
-    clients = [await _LmtpClient.open(stack.lmtp_socket) for _ in range(connections)]
-    start = time.perf_counter()
-    watcher = asyncio.ensure_future(_first_reply(boxes, before, start))
-    await asyncio.gather(
-        *(client.deliver(orders[i::connections], stack.lmtp_gm) for i, client in enumerate(clients))
-    )
-    acked = time.perf_counter() - start
-    for client in clients:
-        await client.close()
-    handled = 0.0
+    done_before = 0
     if database is not None:
         with contextlib.closing(sqlite3.connect(database, timeout=30)) as db:
             query = "SELECT COUNT(*) FROM inbox WHERE status = 'done'"
-            while db.execute(query).fetchone()[0] < len(orders):
+            done_before = db.execute(query).fetchone()[0]
+    clients = [await _LmtpClient.open(stack.lmtp_socket) for _ in range(connections)]
+    shares = [orders[i::connections] for i in range(connections)]
+    wires = [_LmtpClient.blocks(share, stack.lmtp_gm) for share in shares]
+    spying = _spy(responder.process.pid, spy) if spy else None
+    cpu, own = responder.cpu(), time.process_time()
+    start = time.perf_counter()
+    watcher = asyncio.ensure_future(_first_reply(boxes, before, start))
+    await asyncio.gather(
+        *(client.deliver(wire) for client, wire in zip(clients, wires, strict=True))
+    )
+    acked = time.perf_counter() - start
+    cpu, own = responder.cpu() - cpu, time.process_time() - own
+    if spying is not None:
+        spying.send_signal(signal.SIGINT)  # py-spy writes its file on the interrupt
+        spying.wait(60)
+    for client in clients:
+        await client.close()
+    handled, meanwhile = 0.0, 0
+    if database is not None:
+        with contextlib.closing(sqlite3.connect(database, timeout=30)) as db:
+            query = "SELECT COUNT(*) FROM inbox WHERE status = 'done'"
+            meanwhile = db.execute(query).fetchone()[0] - done_before
+            while db.execute(query).fetchone()[0] < len(orders) + done_before:
                 await asyncio.sleep(0.002)
         handled = time.perf_counter() - start
-    return {"acked": acked, "first": await watcher, "handled": handled}
+    first = await watcher
+    return {
+        "acked": acked,
+        "cpu": cpu,
+        "client": own,
+        "first": first,
+        "handled": handled,
+        "meanwhile": meanwhile,
+    }
 
 
 async def _first_reply(boxes: Mailboxes, before: list[int], start: float) -> float:
@@ -259,15 +324,19 @@ async def _first_reply(boxes: Mailboxes, before: list[int], start: float) -> flo
 
 
 class _LmtpClient:
-    """The bench's side of one connection, pipelining as Postfix's lmtp client does (MAIL,
-    RCPT and DATA in one write, the mail in the next): two round trips per mail."""
+    """The bench's side of one connection, as cheap as it can be, so that the burst measures
+    the responder and not this process: each mail is pre-built as one block of bytes (MAIL,
+    RCPT, DATA and the dot-stuffed mail) before the clock starts, and the next block is
+    written as soon as the last one's final reply is in (one round trip per mail, where
+    Postfix's lmtp client waits for ``354`` as well: two). The replies are read in large
+    pieces and only their lines counted."""
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.reader, self.writer = reader, writer
 
     @classmethod
     async def open(cls, path: Path) -> _LmtpClient:
-        reader, writer = await asyncio.open_unix_connection(str(path))
+        reader, writer = await asyncio.open_unix_connection(str(path), limit=1 << 20)
         client = cls(reader, writer)
         await client.reply()
         writer.write(b"LHLO bench.test\r\n")
@@ -280,15 +349,35 @@ class _LmtpClient:
             line = await self.reader.readline()
         return line.decode()
 
-    async def deliver(self, orders: list[tuple[str, bytes]], to: str) -> None:
+    @staticmethod
+    def blocks(orders: list[tuple[str, bytes]], to: str) -> list[bytes]:
+        """Each mail as the bytes on the wire."""
+        blocks = []
         for sender, data in orders:
-            self.writer.write(f"MAIL FROM:<{sender}>\r\nRCPT TO:<{to}>\r\nDATA\r\n".encode())
-            answers = [await self.reply() for _ in range(3)]
             stuffed = data.replace(b"\r\n.", b"\r\n..")
-            self.writer.write(stuffed + (b"" if stuffed.endswith(b"\r\n") else b"\r\n") + b".\r\n")
-            answers.append(await self.reply())
-            if [a[:3] for a in answers] != ["250", "250", "354", "250"]:
-                raise SystemExit(f"refused: {answers}")
+            end = b"" if stuffed.endswith(b"\r\n") else b"\r\n"
+            command = f"MAIL FROM:<{sender}>\r\nRCPT TO:<{to}>\r\nDATA\r\n".encode()
+            blocks.append(command + stuffed + end + b".\r\n")
+        return blocks
+
+    async def deliver(self, blocks: list[bytes]) -> None:
+        """One mail after the other: the next is written when the last one has its four
+        replies (250 MAIL, 250 RCPT, 354, 250 after the data); any reply not 250/354 stops
+        the bench."""
+        lines, tail, sent = 0, b"", 1
+        self.writer.write(blocks[0])
+        while lines < 4 * len(blocks):
+            chunk = await self.reader.read(1 << 16)
+            if not chunk:
+                raise SystemExit(f"connection closed after {lines} reply lines")
+            done, _, tail = (tail + chunk).rpartition(b"\r\n")
+            for line in done.split(b"\r\n"):
+                if line[:3] not in (b"250", b"354"):
+                    raise SystemExit(f"refused: {line!r}")
+                lines += 1
+            while sent < len(blocks) and sent * 4 <= lines:
+                self.writer.write(blocks[sent])
+                sent += 1
 
     async def close(self) -> None:
         self.writer.write(b"QUIT\r\n")
@@ -312,10 +401,22 @@ def main() -> None:
     parser.add_argument("--burst", type=int, default=1000)
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--profile", help="cProfile output of the LMTP daemon to this file")
-    parser.add_argument("--echo", nargs=2, metavar=("SOCKET", "SMTP_PORT"), help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--pyspy",
+        help="py-spy profile of the LMTP daemon until the burst's last 250 (.svg: flame graph)",
+    )
+    parser.add_argument(
+        "--echo-bytes",
+        type=int,
+        default=ACK_BYTES,
+        help="size of the echo's reply (default: an acknowledgement's; 0: three lines)",
+    )
+    parser.add_argument(
+        "--echo", nargs=3, metavar=("SOCKET", "SMTP_PORT", "BYTES"), help=argparse.SUPPRESS
+    )
     options = parser.parse_args()
     if options.echo:
-        echo_main(options.echo[0], int(options.echo[1]))
+        echo_main(options.echo[0], int(options.echo[1]), int(options.echo[2]))
         return
     with MailStack(players=PLAYERS) as stack, tempfile.TemporaryDirectory() as tmp:
         run(stack, Path(tmp), options)
@@ -330,6 +431,7 @@ def run(stack: MailStack, tmp: Path, options: argparse.Namespace) -> None:
         "--echo",
         str(stack.lmtp_socket),
         str(stack.smtp_port),
+        str(options.echo_bytes),
     ]
     results: dict[str, list[float]] = {}
     bursts: dict[str, dict[str, float]] = {}
@@ -337,8 +439,9 @@ def run(stack: MailStack, tmp: Path, options: argparse.Namespace) -> None:
     echo = Responder(echo_command, log)
     try:
         _listening(stack.lmtp_socket)
-        results["echo"] = latencies(stack, boxes, stack.lmtp_gm, options.mails)
-        bursts["echo"] = burst(stack, boxes, options.burst, options.connections, None)
+        if options.mails:
+            results["echo"] = latencies(stack, boxes, stack.lmtp_gm, options.mails)
+        bursts["echo"] = burst(stack, boxes, options.burst, options.connections, None, echo)
     finally:
         echo.stop()
     stack.wait_for_queue(60)
@@ -353,24 +456,40 @@ def run(stack: MailStack, tmp: Path, options: argparse.Namespace) -> None:
         for seat in range(1, PLAYERS + 1):  # the welcome mails are in
             boxes.wait_beyond(seat, 0, 60)
         time.sleep(0.5)
-        results["lmtp"] = latencies(stack, boxes, stack.lmtp_gm, options.mails)
+        if options.mails:
+            results["lmtp"] = latencies(stack, boxes, stack.lmtp_gm, options.mails)
+        database = tmp / "lmtp" / "gm.sqlite"
         bursts["lmtp"] = burst(
-            stack, boxes, options.burst, options.connections, tmp / "lmtp" / "gm.sqlite"
+            stack, boxes, options.burst, options.connections, database, daemon, options.pyspy
         )
         stack.wait_for_queue(120)
     finally:
         daemon.stop()
 
+    if options.mails:
+        results["imap"] = imap_latencies(stack, boxes, tmp, options.mails, log)
+        latency_table(results, options.mails)
+    burst_table(bursts, options)
+    errors = [line for line in log.read_text(errors="replace").splitlines() if "ERROR" in line]
+    if errors:
+        print(f"\n{len(errors)} errors in the responders' log, e.g. {errors[0]}")
+
+
+def imap_latencies(
+    stack: MailStack, boxes: Mailboxes, tmp: Path, mails: int, log: Path
+) -> list[float]:
     config = _config(tmp / "imap", stack, "imap")
     daemon = Responder([*DAEMON, "run", "--config", str(config)], log)
     try:
         time.sleep(3)  # started, welcome mails sent, IDLE entered
         stack.wait_for_queue(60)
-        results["imap"] = latencies(stack, boxes, stack.gm, options.mails)
+        return latencies(stack, boxes, stack.gm, mails)
     finally:
         daemon.stop()
 
-    print(f"\nSMTP submission → reply in the player's Maildir, {options.mails} mails each:")
+
+def latency_table(results: dict[str, list[float]], mails: int) -> None:
+    print(f"\nSMTP submission → reply in the player's Maildir, {mails} mails each:")
     for name, label in (
         ("echo", "LMTP echo (floor)"),
         ("lmtp", "daemon, transport lmtp"),
@@ -379,22 +498,25 @@ def run(stack: MailStack, tmp: Path, options: argparse.Namespace) -> None:
         print(f"  {label:<30} {_summary(results[name])}")
     ratio = statistics.median(results["lmtp"]) / statistics.median(results["echo"])
     print(f"  lmtp / echo (p50): {ratio:.2f}×")
+
+
+def burst_table(bursts: dict[str, dict[str, float]], options: argparse.Namespace) -> None:
     n = options.burst
     print(f"\nburst of {n} mails over {options.connections} LMTP connections:")
-    echo_b, lmtp_b = bursts["echo"], bursts["lmtp"]
+    echo, lmtp = bursts["echo"], bursts["lmtp"]
+    for name, b in (("echo", echo), ("daemon", lmtp)):
+        print(
+            f"  {name + ':':<7} every 250 after {b['acked']:.3f} s = {n / b['acked']:6.0f}/s; "
+            f"CPU per mail until then: {b['cpu'] / n * 1000:.2f} ms its own (one core: "
+            f"{n / b['cpu']:.0f}/s), {b['client'] / n * 1000:.2f} ms the bench client's; "
+            f"first reply in a Maildir after {b['first'] * 1000:.1f} ms"
+        )
     print(
-        f"  echo:   every 250 after {echo_b['acked']:.3f} s = {n / echo_b['acked']:6.0f}/s; "
-        f"first reply in a Maildir after {echo_b['first'] * 1000:.1f} ms"
+        f"  daemon: every acknowledgement stored after {lmtp['handled']:.3f} s = "
+        f"{n / lmtp['handled']:.0f}/s ({lmtp['meanwhile']:.0f} handled by the last 250); "
+        f"250s {echo['acked'] / lmtp['acked']:.2f}× the echo's rate, "
+        f"first reply {lmtp['first'] / echo['first']:.2f}× the echo's"
     )
-    print(
-        f"  daemon: every 250 after {lmtp_b['acked']:.3f} s = {n / lmtp_b['acked']:6.0f}/s "
-        f"(stored); every acknowledgement stored after {lmtp_b['handled']:.3f} s = "
-        f"{n / lmtp_b['handled']:6.0f}/s; first reply in a Maildir after "
-        f"{lmtp_b['first'] * 1000:.1f} ms ({lmtp_b['first'] / echo_b['first']:.2f}× the echo)"
-    )
-    errors = [line for line in log.read_text(errors="replace").splitlines() if "ERROR" in line]
-    if errors:
-        print(f"\n{len(errors)} errors in the responders' log, e.g. {errors[0]}")
 
 
 if __name__ == "__main__":

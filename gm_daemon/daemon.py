@@ -22,7 +22,7 @@ import signal
 import socket
 import sqlite3
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -65,6 +65,7 @@ GROUP_SECONDS = 0.01
 BURST_GAP = 0.05
 
 Clock = Callable[[], datetime]
+Pause = Callable[[], Awaitable[None]]
 PRUNE_EVERY = timedelta(hours=1)
 
 
@@ -240,17 +241,23 @@ class Daemon:
             taken.update(keys)
             step += 1
 
-    async def _process_pending(self, sending: SendingMeanwhile | None = None) -> None:
+    async def _process_pending(
+        self, sending: SendingMeanwhile | None = None, between: Pause | None = None
+    ) -> None:
         """Intake of every stored mail not yet handled, each in a transaction of its own
         (as ``Intake.process_pending``), committed a group at a time (``Store.group``): the
         first mail alone, so its reply is not held up, then up to ``GROUP_MAILS`` mails or
-        ``GROUP_SECONDS`` of work. After each group the sender gets its turn. One caller at
-        a time: a row must not be handled by the cycle and by LMTP's answering both."""
+        ``GROUP_SECONDS`` of work. After each group the sender gets its turn, and
+        ``between`` is awaited before the next (LMTP: until a burst's storing pauses). One
+        caller at a time: a row must not be handled by the cycle and by LMTP's answering
+        both."""
         sending = sending or self._sending
         async with self._handling:
             rows = self.store.unprocessed()
             first, size = 0, 1
             while first < len(rows):
+                if first and between is not None:
+                    await between()
                 first += self._handle_group(rows[first : first + size])
                 size = GROUP_MAILS
                 if sending is not None:
@@ -295,18 +302,22 @@ class Daemon:
         self._delivered.clear()
         return found
 
-    def _take_delivered(self, data: bytes) -> None:
-        """Commit one delivered mail to the inbox table (raises when it cannot: the MTA
-        hears 451 and delivers again); a copy already stored counts as stored."""
+    def _take_delivered(self, mails: Sequence[bytes]) -> None:
+        """Commit delivered mails to the inbox table in one transaction (raises when it
+        cannot: the MTA hears 451 and delivers again); a copy already stored counts as
+        stored."""
         from gm_daemon.mail.lmtp import lmtp_key
 
-        self._store_all([RawMail(key=lmtp_key(data), data=data)])
+        self._store_all([RawMail(key=lmtp_key(data), data=data) for data in mails])
         assert self._delivered is not None
-        self._delivered.set()
+        # in the next loop turn: the MTA's connections write their 250s before intake
+        # takes the loop to handle the mails
+        asyncio.get_running_loop().call_soon(self._delivered.set)
 
     async def _answer_delivered(self) -> None:
-        """Handle what the MTA delivered, as it comes: a burst is handled while the rest of
-        it is still being delivered, and the replies leave meanwhile (``SendingMeanwhile``).
+        """Handle what the MTA delivered, as it comes: the first mail of a burst at once, the
+        rest whenever the MTA pauses in handing it over (``_storing_paused``: its ``250``s
+        come first), and the replies leave meanwhile (``SendingMeanwhile``).
         Once a burst is answered the loop is woken to look at its timers again (a phase the
         burst completed has a new deadline)."""
         assert self._delivered is not None
@@ -317,7 +328,7 @@ class Daemon:
                 async with sending:  # one sender for the whole burst
                     first = True
                     while await self._more_delivered(BURST_GAP):
-                        await self._process_pending(sending)
+                        await self._process_pending(sending, self._storing_paused)
                         if first:  # as for IMAP: the first reply leaves before more is read
                             await sending.first_out()
                             first = False
@@ -326,6 +337,13 @@ class Daemon:
                 log.exception("answering delivered mail failed; the next pass tries again")
             if not self._delivered.is_set() and self._wake is not None:
                 self._wake.set()
+
+    async def _storing_paused(self) -> None:
+        """While the MTA is still handing a burst over, its ``250``s go first: handling waits
+        for a pause in the storing (``LmtpInbox.quiet``, a few milliseconds, bounded)."""
+        quiet = getattr(self.inbox, "quiet", None)
+        if quiet is not None:
+            await quiet()
 
     def _note_intake_ok(self) -> None:
         """Remember that the mailbox was read, for safe mode's intake-gap rule; a write per

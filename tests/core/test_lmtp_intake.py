@@ -159,6 +159,7 @@ LMTP_CHECKS = [
     # ([mail.lmtp] lines, exit code of check, what stderr names)
     ('socket = "{tmp}/run/lmtp.sock"', 0, ""),
     ('socket = "{tmp}/missing/lmtp.sock"', EX_CONFIG, "missing does not exist"),
+    ('socket = "{tmp}/plain/lmtp.sock"', EX_CONFIG, "plain is not a directory"),
     ('socket = "{tmp}/run/lmtp.sock"\nsocket_group = "no-such-group"', EX_CONFIG, "no group"),
     ('host = "127.0.0.1"\nport = 2424', 0, ""),
     ('host = "192.0.2.1"\nport = 2424', EX_CONFIG, "is not a loopback address"),
@@ -168,6 +169,7 @@ LMTP_CHECKS = [
 @pytest.mark.parametrize(("lines", "code", "named"), LMTP_CHECKS)
 def test_check_validates_the_lmtp_section(tmp_path, capsys, lines, code, named):
     (tmp_path / "run").mkdir()
+    (tmp_path / "plain").write_text("a file, not a directory")
     extra = 'transport = "lmtp"\n'
     sections = f'[mail.lmtp]\n{lines.format(tmp=tmp_path)}\n\n[mail.smtp]\nhost = "127.0.0.1"\n\n'
     h = DaemonHarness(tmp_path, sections + GAMES)

@@ -20,8 +20,6 @@ points, 200 mails) is marked slow:
 from __future__ import annotations
 
 import contextlib
-import email
-import email.policy
 import random
 import signal
 import sqlite3
@@ -33,13 +31,16 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from tests.integration.test_end_to_end import (
+from tests.integration.real_stack import (
     PLAYERS,
-    _config,
-    _orders,
-    _start_daemon,
-    _wait,
+    answered_once,
+    game_started,
     gm_cli,
+    gm_config,
+    mails_of,
+    order_mail,
+    start_daemon,
+    wait_until,
 )
 from tests.mailstack import MailStack
 
@@ -57,7 +58,7 @@ def test_kill_nine_fifty_kill_points(tmp_path: Path, empty_mailstack: MailStack)
 
 def _kill_run(tmp_path: Path, stack: MailStack, mails: int, kills: int, seed: int) -> None:
     rng = random.Random(seed)
-    config = _config(tmp_path, stack, every="1d")
+    config = gm_config(tmp_path, stack, every="1d")
     log = tmp_path / "daemon.log"
     orders = [
         (f"<kill-{n}-{seed}@players.test>", list(PLAYERS)[n % len(PLAYERS)]) for n in range(mails)
@@ -66,15 +67,17 @@ def _kill_run(tmp_path: Path, stack: MailStack, mails: int, kills: int, seed: in
     chunks = [orders[i::delivering] for i in range(delivering)]
     started = time.monotonic()
     for point in range(kills):
-        daemon = _start_daemon(config, log)
+        daemon = start_daemon(config, log)
         try:  # a failing step must not leave a daemon behind that reads later tests' mail
             if point < delivering:
                 for message_id, player in chunks[point]:
-                    stack.deliver(stack.gm, _orders(player, message_id), player)
+                    stack.deliver(stack.gm, order_mail(player, message_id), player)
             elif point == delivering:  # the GM moves the deadline to a moment just ahead
                 # on a loaded machine every earlier start may have died before setting up the
                 # game; the GM's tool needs it, so this daemon gets the time to do so
-                _wait(lambda: _game_started(tmp_path / "gm.sqlite"), 60, "the game started", log)
+                wait_until(
+                    lambda: game_started(tmp_path / "gm.sqlite"), 60, "the game started", log
+                )
                 # ahead by more than the GM's tool takes to start on a loaded machine (> 2 s)
                 until = datetime.now(ZoneInfo("Europe/Berlin")).replace(microsecond=0)
                 until += timedelta(seconds=10)
@@ -85,14 +88,14 @@ def _kill_run(tmp_path: Path, stack: MailStack, mails: int, kills: int, seed: in
             daemon.send_signal(signal.SIGKILL)
             daemon.wait(10)
     starts = log.read_text().count("gm-daemon running")
-    final = _start_daemon(config, log)
+    final = start_daemon(config, log)
     try:  # SIGTERM before its handler is set would kill it (-15), not stop it
         started_again = lambda: log.read_text().count("gm-daemon running") > starts  # noqa: E731
-        _wait(started_again, 60, "the last start", log)
-        answered = lambda: {rt for rt, _s, _m in _mails(stack)} >= {m for m, _p in orders}  # noqa: E731
-        _wait(answered, 120, "every order answered", log)
-        results = lambda: sum("Ergebnis" in s for _r, s, _m in _mails(stack)) >= len(PLAYERS)  # noqa: E731
-        _wait(results, 60, "every result sent", log)
+        wait_until(started_again, 60, "the last start", log)
+        answered = lambda: {rt for rt, _s, _m in mails_of(stack)} >= {m for m, _p in orders}  # noqa: E731
+        wait_until(answered, 120, "every order answered", log)
+        results = lambda: sum("Ergebnis" in s for _r, s, _m in mails_of(stack)) >= len(PLAYERS)  # noqa: E731
+        wait_until(results, 60, "every result sent", log)
         time.sleep(1)  # a copy on its way would arrive now
     finally:
         final.send_signal(signal.SIGTERM)
@@ -104,26 +107,6 @@ def _kill_run(tmp_path: Path, stack: MailStack, mails: int, kills: int, seed: in
     )
 
 
-def _game_started(database: Path) -> bool:
-    try:
-        with contextlib.closing(sqlite3.connect(database)) as db:
-            return db.execute("SELECT 1 FROM games WHERE id = 'hn1'").fetchone() is not None
-    except sqlite3.OperationalError:  # no database or no tables yet
-        return False
-
-
-def _mails(stack: MailStack) -> list[tuple[str, str, str]]:
-    """(In-Reply-To, Subject, Message-ID) of every mail in every player's mailbox."""
-    found = []
-    for player in PLAYERS:
-        for raw in stack.messages(player):
-            mail = email.message_from_bytes(raw, policy=email.policy.default)
-            found.append(
-                (str(mail["In-Reply-To"] or ""), str(mail["Subject"]), str(mail["Message-ID"]))
-            )
-    return found
-
-
 def _check(database: Path, stack: MailStack, orders: list[tuple[str, str]]) -> int:
     with contextlib.closing(sqlite3.connect(database)) as db:
         stored = Counter(r[0] for r in db.execute("SELECT message_id FROM inbox"))
@@ -131,19 +114,7 @@ def _check(database: Path, stack: MailStack, orders: list[tuple[str, str]]) -> i
         phases = db.execute("SELECT phase FROM phases WHERE game_id = 'hn1'").fetchall()
     assert all(stored[m] == 1 for m, _p in orders), "a mail lost or stored twice"
     assert unread == 0 and phases == [(1,)]
-    mails = _mails(stack)
-    wanted = {m for m, _p in orders}
-    replies = [(rt, mid) for rt, _s, mid in mails if rt in wanted]
-    distinct = {rt: {mid for r, mid in replies if r == rt} for rt in wanted}
-    assert all(len(ids) == 1 for ids in distinct.values()), "a mail answered twice"
-    results = {}
-    for player in PLAYERS:
-        raws = stack.messages(player)
-        parsed = [email.message_from_bytes(r, policy=email.policy.default) for r in raws]
-        results[player] = {str(m["Message-ID"]) for m in parsed if "Ergebnis" in str(m["Subject"])}
-    assert all(len(ids) == 1 for ids in results.values()), results
-    copies = Counter(mid for _rt, _s, mid in mails)
-    assert max(copies.values()) <= 2, copies
+    copies = answered_once(stack, orders)
     flags = stack.flags(stack.gm)
     assert len(flags) == len(orders) and all("\\Seen" in f for _, f in flags)
-    return sum(n - 1 for n in copies.values())
+    return copies

@@ -21,8 +21,6 @@ The short runs (2 and 5 kill points) are in the default selection, the long one 
 from __future__ import annotations
 
 import contextlib
-import email
-import email.policy
 import random
 import signal
 import sqlite3
@@ -36,15 +34,18 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from tests.integration.test_end_to_end import (
+from tests.integration.real_stack import (
     PLAYERS,
-    _config,
-    _orders,
-    _start_daemon,
-    _wait,
+    answered_once,
+    game_started,
     gm_cli,
+    gm_config,
+    kill_daemon,
+    mails_of,
+    order_mail,
+    start_daemon,
+    wait_until,
 )
-from tests.integration.test_kill_nine import _game_started, _mails
 from tests.mailstack import MailStack
 
 pytestmark = pytest.mark.mailstack
@@ -65,7 +66,7 @@ def test_lmtp_kill_nine_twenty_points(tmp_path: Path, empty_mailstack: MailStack
 
 def _kill_run(tmp_path: Path, stack: MailStack, mails: int, kills: int, seed: int) -> None:
     rng = random.Random(seed)
-    config = _config(tmp_path, stack, every="1d", transport="lmtp")
+    config = gm_config(tmp_path, stack, every="1d", transport="lmtp")
     log = tmp_path / "daemon.log"
     log.touch()
     orders = [
@@ -76,7 +77,7 @@ def _kill_run(tmp_path: Path, stack: MailStack, mails: int, kills: int, seed: in
     chunks = [orders[i::delivering] for i in range(delivering)]
     started, deferred = time.monotonic(), _deferred(stack)
     for point in range(kills):
-        daemon, sending = _start_daemon(config, log), None
+        daemon, sending = start_daemon(config, log), None
         try:  # a failing step must not leave a daemon behind that reads later tests' mail
             _listening(daemon, log)
             if point < delivering:  # killed while Postfix hands the burst over, or after
@@ -87,19 +88,19 @@ def _kill_run(tmp_path: Path, stack: MailStack, mails: int, kills: int, seed: in
                 _deadline_ahead(tmp_path, config, log, point == delivering)
                 time.sleep(rng.uniform(0.0, 1.5))  # resolution and result mails going out
         finally:
-            _kill(daemon, signal.SIGKILL)
+            kill_daemon(daemon, signal.SIGKILL)
             if sending is not None:
                 sending.join(60)
-    final = _start_daemon(config, log)
+    final = start_daemon(config, log)
     try:  # SIGTERM before its handler is set would kill it (-15), not stop it
         _listening(final, log)
         wanted = {m for m, _p in orders}
-        _wait_flushing(stack, lambda: {rt for rt, _s, _m in _mails(stack)} >= wanted, log)
-        results = lambda: sum("Ergebnis" in s for _r, s, _m in _mails(stack)) >= len(PLAYERS)  # noqa: E731
+        _wait_flushing(stack, lambda: {rt for rt, _s, _m in mails_of(stack)} >= wanted, log)
+        results = lambda: sum("Ergebnis" in s for _r, s, _m in mails_of(stack)) >= len(PLAYERS)  # noqa: E731
         _wait_flushing(stack, results, log)
         time.sleep(1)  # a copy on its way would arrive now
     finally:
-        assert _kill(final, signal.SIGTERM) == 0, log.read_text()[-3000:]
+        assert kill_daemon(final, signal.SIGTERM) == 0, log.read_text()[-3000:]
     copies = _check(tmp_path / "gm.sqlite", stack, orders)
     print(
         f"\nLMTP kill -9 x{kills}, {mails} mails: {time.monotonic() - started:.1f} s, "
@@ -119,18 +120,7 @@ def _deferred(stack: MailStack) -> int:
 def _submit(stack: MailStack, chunk: list[tuple[str, str]]) -> None:
     """Each order to Postfix's MX port, as the players' servers would send them."""
     for message_id, player in chunk:
-        stack.deliver(stack.lmtp_gm, _orders(player, message_id, to=stack.lmtp_gm), player)
-
-
-def _kill(daemon: subprocess.Popen[bytes], signum: int) -> int:
-    """Stop it for sure: the signal, and SIGKILL when it does not end in 30 s."""
-    daemon.send_signal(signum)
-    try:
-        return daemon.wait(30)
-    except subprocess.TimeoutExpired:
-        daemon.kill()
-        daemon.wait(10)
-        raise
+        stack.deliver(stack.lmtp_gm, order_mail(player, message_id, to=stack.lmtp_gm), player)
 
 
 def _listening(daemon: subprocess.Popen[bytes], log: Path) -> None:
@@ -149,7 +139,7 @@ def _deadline_ahead(tmp_path: Path, config: Path, log: Path, first: bool) -> Non
     the daemon killed at either point may be resolving or sending results."""
     if not first:
         return
-    _wait(lambda: _game_started(tmp_path / "gm.sqlite"), 60, "the game started", log)
+    wait_until(lambda: game_started(tmp_path / "gm.sqlite"), 60, "the game started", log)
     until = datetime.now(ZoneInfo("Europe/Berlin")).replace(microsecond=0)
     until += timedelta(seconds=6)  # ahead by more than the GM's tool takes to start
     gm_cli(config, "extend", "--game", "hn1", "--until", until.isoformat())
@@ -176,33 +166,10 @@ def _check(database: Path, stack: MailStack, orders: list[tuple[str, str]]) -> i
         phases = db.execute("SELECT phase FROM phases WHERE game_id = 'hn1'").fetchall()
     assert all(stored.get(m) == 1 for m, _p in orders), "a mail lost or stored twice"
     assert len(stored) == len(orders) and open_rows == 0 and phases == [(1,)]
-    mails = _mails(stack)
-    wanted = {m for m, _p in orders}
-    replies = [(rt, mid) for rt, _s, mid in mails if rt in wanted]
-    distinct = {rt: {mid for r, mid in replies if r == rt} for rt in wanted}
-    assert all(len(ids) == 1 for ids in distinct.values()), "a mail answered twice"
-    results: dict[str, set[str]] = {player: set() for player in PLAYERS}
-    for player in PLAYERS:
-        results[player] = {
-            mid for rt, s, mid in _mails_of(stack, player) if "Ergebnis" in s and not rt
-        }
-    assert all(len(ids) == 1 for ids in results.values()), results
-    copies: dict[str, int] = {}
-    for _rt, _s, mid in mails:
-        copies[mid] = copies.get(mid, 0) + 1
-    assert max(copies.values()) <= 2, copies
+    copies = answered_once(stack, orders)
     stack.wait_for_queue(timeout=10)
     spool = stack.root / "postfix" / "spool"
     queued = [f for q in ("incoming", "active", "deferred") for f in (spool / q).rglob("*")]
     assert not [f for f in queued if f.is_file()], "mail left in Postfix's queue"
     assert stack.messages(stack.gm) == []  # nothing went to Dovecot for the GM
-    return sum(n - 1 for n in copies.values())
-
-
-def _mails_of(stack: MailStack, player: str) -> list[tuple[str, str, str]]:
-    found = []
-    for raw in stack.messages(player):
-        mail = email.message_from_bytes(raw, policy=email.policy.default)
-        reply_to = str(mail["In-Reply-To"] or "")
-        found.append((reply_to, str(mail["Subject"]), str(mail["Message-ID"])))
-    return found
+    return copies

@@ -21,14 +21,14 @@ import pytest
 
 from gm_daemon.mail import imap
 from gm_daemon.outbox import Backoff
-from tests.integration.test_end_to_end import (
+from tests.integration.real_stack import (
     PLAYERS,
     Mailboxes,
     RunningDaemon,
-    _config,
-    _send,
-    _subject,
     gm_cli,
+    gm_config,
+    send_orders,
+    subject_of,
 )
 from tests.mailstack import MailStack
 from tests.mailstack.proxy import TcpProxy
@@ -74,7 +74,7 @@ def test_results_wait_while_smtp_is_down_and_go_out_once(
     tmp_path: Path, empty_mailstack: MailStack
 ) -> None:
     stack, boxes = empty_mailstack, Mailboxes(empty_mailstack)
-    config = _config(tmp_path, stack, every="1d")
+    config = gm_config(tmp_path, stack, every="1d")
     database = tmp_path / "gm.sqlite"
 
     async def scenario() -> None:
@@ -98,7 +98,7 @@ def test_results_wait_while_smtp_is_down_and_go_out_once(
 
     asyncio.run(scenario())
     for player in PLAYERS:
-        subjects = [_subject(m) for m in asyncio.run(boxes.of(player))]
+        subjects = [subject_of(m) for m in asyncio.run(boxes.of(player))]
         assert sum("Ergebnis" in s for s in subjects) == 1, subjects
     assert {status for _p, status, _a in _outbox(database)} == {"sent"}
 
@@ -107,7 +107,7 @@ def test_one_recipient_refused_for_good_the_others_served_the_gm_told(
     tmp_path: Path, empty_mailstack: MailStack
 ) -> None:
     stack, boxes = empty_mailstack, Mailboxes(empty_mailstack)
-    config = _config(tmp_path, stack, every="1d")
+    config = gm_config(tmp_path, stack, every="1d")
     text = config.read_text().replace("player4@players.test", "ghost@players.test")
     config.write_text(
         text.replace(
@@ -133,7 +133,7 @@ def test_a_dropped_imap_connection_is_reopened_and_mail_caught_up(
     tmp_path: Path, empty_mailstack: MailStack
 ) -> None:
     stack, boxes = empty_mailstack, Mailboxes(empty_mailstack)
-    config = _config(tmp_path, stack, every="1d")
+    config = gm_config(tmp_path, stack, every="1d")
 
     async def scenario() -> None:
         running = RunningDaemon(config)
@@ -141,8 +141,8 @@ def test_a_dropped_imap_connection_is_reopened_and_mail_caught_up(
         for _drop in range(3):
             stack.kick(stack.gm)
             await asyncio.sleep(0.3)
-        await _send(stack, "player1@players.test")
-        await _send(stack, "player2@players.test")
+        await send_orders(stack, "player1@players.test")
+        await send_orders(stack, "player2@players.test")
         for player in ("player1@players.test", "player2@players.test"):
             subjects = await boxes.until_subject(player, "angenommen", timeout=30)
             assert sum("angenommen" in s for s in subjects) == 1
@@ -162,7 +162,7 @@ def _imap_config(
     """The end-to-end config with the IMAP test switches: answers within 2 s, IDLE renewed
     every 2 s (production: 30 s and 29 minutes), optionally through a proxy on ``port``
     (``plain``: IMAP without TLS, so the proxy can see what passes)."""
-    config = _config(tmp_path, stack, every="1d")
+    config = gm_config(tmp_path, stack, every="1d")
     text = config.read_text()
     if port is not None:
         text = text.replace(f"port = {stack.imaps_port}\n", f"port = {port}\n", 1)
@@ -190,7 +190,7 @@ async def _acknowledged_once(boxes: Mailboxes, players: tuple[str, ...]) -> None
         await boxes.until_subject(player, "angenommen", timeout=60)
     await asyncio.sleep(1)  # a second answer would arrive now
     for player in players:
-        subjects = [_subject(m) for m in await boxes.of(player)]
+        subjects = [subject_of(m) for m in await boxes.of(player)]
         assert sum("angenommen" in s for s in subjects) == 1, (player, subjects)
 
 
@@ -218,7 +218,7 @@ def test_dovecot_stopped_for_a_while_mail_waits_deadlines_do_not(
         down = time.monotonic()
         try:
             for player in ORDERING:
-                await _send(stack, player)  # queued by Postfix: LMTP to Dovecot fails
+                await send_orders(stack, player)  # queued by Postfix: LMTP to Dovecot fails
             until = datetime.now(ZoneInfo("Europe/Berlin")).replace(microsecond=0)
             until += timedelta(seconds=4)
             await asyncio.to_thread(
@@ -244,7 +244,7 @@ def test_dovecot_stopped_for_a_while_mail_waits_deadlines_do_not(
     assert figures["resolved_late"] < 3, figures  # the deadline did not wait for the mailbox
     assert _phases(database) == [1]
     for player in PLAYERS:
-        subjects = [_subject(m) for m in asyncio.run(boxes.of(player))]
+        subjects = [subject_of(m) for m in asyncio.run(boxes.of(player))]
         assert sum("Ergebnis" in s for s in subjects) == 1, subjects
     assert sorted(_inbox_ids(database)) == sorted(set(_inbox_ids(database)))
     assert len(_inbox_ids(database)) == len(ORDERING)
@@ -277,7 +277,7 @@ def test_an_idle_connection_that_dies_silently_is_noticed_and_replaced(
             assert proxy.freeze() == 1
             frozen = time.monotonic()
             for player in ORDERING[:2]:
-                await _send(stack, player)
+                await send_orders(stack, player)
             await _acknowledged_once(boxes, ORDERING[:2])
             noticed = time.monotonic() - frozen - 1
             assert proxy.connections >= 2
@@ -304,7 +304,7 @@ def test_a_connection_lost_halfway_through_a_fetch_is_fetched_again(
             running = RunningDaemon(_imap_config(tmp_path, stack, proxy.port, plain=True))
             await boxes.until_subject("player1@players.test", "Willkommen")
             proxy.cut_after(b"BODY[] {", 100, close=close)
-            await _send(stack, "player1@players.test")
+            await send_orders(stack, "player1@players.test")
             await asyncio.wait_for(proxy.cut_done.wait(), 30)
             await _acknowledged_once(boxes, ORDERING[:1])
             assert proxy.connections >= 2

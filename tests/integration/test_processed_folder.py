@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 
 from gm_daemon.daemon import Daemon
-from tests.integration.test_end_to_end import (
+from tests.integration.real_stack import (
     Mailboxes,
     RunningDaemon,
-    _config,
-    _send,
-    _subject,
+    gm_config,
+    send_orders,
+    subject_of,
 )
 from tests.mail.test_imap import _folder
 from tests.mailstack import MailStack
@@ -25,7 +25,7 @@ PLAYER = "player1@players.test"
 
 
 def _with_processed_folder(tmp_path: Path, stack: MailStack) -> Path:
-    config = _config(tmp_path, stack, every="1d")
+    config = gm_config(tmp_path, stack, every="1d")
     text = config.read_text()
     imap_end = text.index("\n\n[mail.smtp]")
     text = text[:imap_end] + '\nprocessed_folder = "GM/erledigt"' + text[imap_end:]
@@ -46,14 +46,14 @@ def test_a_handled_order_is_moved_and_answered_once(
     async def scenario() -> list[str]:
         daemon = RunningDaemon(config)
         await boxes.until_subject(PLAYER, "Willkommen")
-        await _send(stack, PLAYER)
+        await send_orders(stack, PLAYER)
         subjects = await boxes.until_subject(PLAYER, "angenommen", timeout=10)
         await asyncio.sleep(0.5)  # time for a second answer, were one to come
         await daemon.stop()
         return subjects
 
     asyncio.run(scenario())
-    subjects = [_subject(m) for m in asyncio.run(boxes.of(PLAYER))]
+    subjects = [subject_of(m) for m in asyncio.run(boxes.of(PLAYER))]
     assert _acks(subjects) == 1, subjects
     assert stack.messages(stack.gm) == []  # not in the INBOX any more
     moved = _folder(stack, "GM.erledigt")
@@ -74,7 +74,7 @@ def test_a_crash_between_store_and_move_loses_nothing_and_answers_once(
         daemon.referee.sync()  # the game starts: welcome mails queued
         await daemon.outbox.drain()
         await boxes.until_subject(PLAYER, "Willkommen")
-        await _send(stack, PLAYER)
+        await send_orders(stack, PLAYER)
         await asyncio.to_thread(stack.wait_for_messages, stack.gm, 1)
         fetched = await daemon.inbox.fetch()
         assert daemon._store_all(fetched) == 1  # committed; then the power goes
@@ -90,7 +90,7 @@ def test_a_crash_between_store_and_move_loses_nothing_and_answers_once(
     asyncio.run(crash_after_store())
     assert len(stack.messages(stack.gm, unseen_only=True)) == 1  # still there, unread
     asyncio.run(restart())
-    subjects = [_subject(m) for m in asyncio.run(boxes.of(PLAYER))]
+    subjects = [subject_of(m) for m in asyncio.run(boxes.of(PLAYER))]
     assert _acks(subjects) == 1, subjects
     assert stack.messages(stack.gm) == []
     assert len(_folder(stack, "GM.erledigt")) == 1

@@ -7,14 +7,29 @@ from __future__ import annotations
 
 import asyncio
 import os
+import pwd
 import socket
+import tempfile
+import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from aiosmtpd.smtp import SMTP
 from pydantic import ValidationError
 
 from gm_daemon.config import LMTP_SOCKET, LmtpSection
-from gm_daemon.mail.lmtp import LmtpInbox, lmtp_key, lmtp_problems, remove_stale_socket
+from gm_daemon.mail import lmtp
+from gm_daemon.mail.lmtp import (
+    NOT_STORED,
+    STORED,
+    GmLmtp,
+    GroupCommit,
+    LmtpInbox,
+    lmtp_key,
+    lmtp_problems,
+    remove_stale_socket,
+)
 
 GM = "gm@gm.test"
 MAIL = (
@@ -29,10 +44,10 @@ class Taken:
         self.fail = fail
         self.mails: list[bytes] = []
 
-    def __call__(self, data: bytes) -> None:
+    def __call__(self, mails: Sequence[bytes]) -> None:
         if self.fail:
             raise OSError("database or disk is full")
-        self.mails.append(data)
+        self.mails.extend(mails)
 
 
 def _exchange(path: Path, lines: list[bytes], data: bytes | None, replies_after: int) -> list[str]:
@@ -197,3 +212,179 @@ def test_check_names_a_missing_or_closed_directory_and_an_unknown_group(tmp_path
     assert "does not exist" in missing and "RuntimeDirectory" in missing
     (group,) = lmtp_problems(LmtpSection(socket=tmp_path / "l.sock", socket_group="no-such-grp"))
     assert "mail.lmtp.socket_group" in group
+
+
+class Batches:
+    """``take`` recording each commit's mails; a mail named in ``poison`` fails any commit
+    it is part of, as a mail the store cannot take would."""
+
+    def __init__(self, poison: bytes | None = None) -> None:
+        self.poison = poison
+        self.commits: list[list[bytes]] = []
+
+    def __call__(self, mails: Sequence[bytes]) -> None:
+        if self.poison in mails:
+            raise ValueError("cannot store this one")
+        self.commits.append(list(mails))
+
+
+def _stored_together(take: Batches, mails: list[bytes]) -> list[str]:
+    """Every mail handed to one ``GroupCommit`` in the same loop turn, as a burst over as
+    many connections would be."""
+
+    async def run() -> list[str]:
+        commits = GroupCommit(take)
+        return list(await asyncio.gather(*(commits.store(m) for m in mails)))
+
+    return asyncio.run(run())
+
+
+def test_mails_of_one_loop_turn_are_one_commit():
+    take = Batches()
+    mails = [MAIL + str(n).encode() for n in range(5)]
+    assert _stored_together(take, mails) == [STORED] * 5
+    assert take.commits == [mails]
+
+
+def test_a_mail_that_fails_the_commit_is_451_alone_the_others_stored():
+    mails = [MAIL + str(n).encode() for n in range(4)]
+    take = Batches(poison=mails[2])
+    assert _stored_together(take, mails) == [STORED, STORED, NOT_STORED, STORED]
+    assert take.commits == [[mails[0]], [mails[1]], [mails[3]]]
+
+
+PATHS = [
+    # MAIL/RCPT arguments: the quick reader must agree with aiosmtpd's own
+    "<anna@players.test>",
+    "<anna@players.test> SIZE=100 BODY=8BITMIME",
+    " <a.b+c@x-y.z>",
+    "<a@x.y>  ",
+    "<a@x.y>\tSIZE=5",
+    "<a@x.y> (comment) SIZE=1",
+    "<>",
+    "anna@x.y",
+    '<"a b"@x.y>',
+    "<a..b@x.y>",
+    "<.a@x.y>",
+    "<@relay.test:a@x.y>",
+    "<a@[192.0.2.1]>",
+    "<müller@x.y>",
+    "<a@x.y",
+    "<a@x.y> <b@c.d>",
+]
+
+
+@pytest.mark.parametrize("arg", PATHS)
+def test_quick_path_reading_agrees_with_aiosmtpd(arg):
+    async def both() -> tuple[object, object]:
+        server = GmLmtp(object(), sessions=set())
+        return server._getaddr(arg), SMTP._getaddr(server, arg)
+
+    quick, full = asyncio.run(both())
+    assert quick == full
+
+
+def test_pipelined_envelope_and_quit_are_answered_in_order(tmp_path):
+    """MAIL, RCPT and DATA in one write (as Postfix pipelines them), the mail, then QUIT:
+    every reply arrives, in order, the goodbye before the connection closes."""
+    section = LmtpSection(socket=tmp_path / "lmtp.sock")
+    take = Taken()
+
+    def client() -> list[bytes]:
+        with socket.socket(socket.AF_UNIX) as sock:
+            sock.connect(str(section.socket))
+            stream = sock.makefile("rb")
+            stream.readline()
+            sock.sendall(b"LHLO mx.gm.test\r\n")
+            while stream.readline()[3:4] == b"-":
+                pass
+            envelope = f"MAIL FROM:<anna@players.test>\r\nRCPT TO:<{GM}>\r\nDATA\r\n"
+            sock.sendall(envelope.encode() + MAIL + b".\r\nQUIT\r\n")
+            return [line.strip() for line in stream.readlines()]
+
+    async def run() -> list[bytes]:
+        inbox = LmtpInbox(section, GM)
+        await inbox.listen(take)
+        try:
+            return await asyncio.to_thread(client)
+        finally:
+            await inbox.close()
+
+    replies = asyncio.run(run())
+    assert [r[:3] for r in replies] == [b"250", b"250", b"354", b"250", b"221"]
+    assert take.mails == [MAIL]
+
+
+def test_handling_waits_while_a_connection_is_within_a_mail(tmp_path, monkeypatch):
+    """``quiet`` returns at once when nothing is being delivered; right after a commit it
+    waits (bounded) while a connection has sent MAIL but not yet its data; a connection that
+    stays within a mail long after the last commit no longer holds handling up."""
+    monkeypatch.setattr(lmtp, "MOST_DEFERRED", 0.2)
+    monkeypatch.setattr(lmtp, "BURST_ONLY", 1.5)
+    section = LmtpSection(socket=tmp_path / "lmtp.sock")
+
+    async def replies(reader: asyncio.StreamReader, count: int) -> None:
+        for _reply in range(count):  # each ends with a line "NNN …"
+            while (await reader.readline())[3:4] == b"-":
+                pass
+
+    async def quiet(inbox: LmtpInbox) -> float:
+        start = time.monotonic()
+        await inbox.quiet()
+        return time.monotonic() - start
+
+    async def run() -> list[float]:
+        inbox = LmtpInbox(section, GM)
+        await inbox.listen(Taken())
+        reader, writer = await asyncio.open_unix_connection(str(section.socket))
+        try:
+            await replies(reader, 1)
+            idle = await quiet(inbox)
+            envelope = f"MAIL FROM:<anna@players.test>\r\nRCPT TO:<{GM}>\r\nDATA\r\n"
+            writer.write(b"LHLO mx.gm.test\r\n" + envelope.encode() + MAIL + b".\r\n")
+            writer.write(b"MAIL FROM:<anna@players.test>\r\n")  # the next mail begins
+            await replies(reader, 6)  # LHLO, MAIL, RCPT, DATA, after the data, MAIL
+            within = await quiet(inbox)
+            await asyncio.sleep(1.5)
+            hanging = await quiet(inbox)
+            return [idle, within, hanging]
+        finally:
+            writer.close()
+            await inbox.close()
+
+    idle, within, hanging = asyncio.run(run())
+    assert idle < 0.2 <= within and hanging < 0.2
+
+
+def test_check_names_a_directory_this_user_cannot_write(tmp_path):
+    """With the directory's mode read and search only, looked at by a user other than its
+    owner: ``nobody``, in a forked child, when the tests run as root (whom permissions do
+    not stop)."""
+    folder = Path(tempfile.mkdtemp(dir="/tmp"))  # not under tmp_path: nobody may search it
+    section = LmtpSection(socket=folder / "lmtp.sock")
+    try:
+        folder.chmod(0o555)
+        problems = lmtp_problems(section) if os.geteuid() else _as_nobody(section)
+    finally:
+        folder.chmod(0o755)
+        folder.rmdir()
+    (problem,) = problems
+    assert f"directory {folder} is not writable for this user" in problem
+
+
+def _as_nobody(section: LmtpSection) -> list[str]:
+    nobody = pwd.getpwnam("nobody")
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child reports through the pipe
+        try:
+            os.setgid(nobody.pw_gid)
+            os.setuid(nobody.pw_uid)
+            os.write(write, "\n".join(lmtp_problems(section)).encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as pipe:
+        found = pipe.read().decode()
+    os.waitpid(child, 0)
+    return found.splitlines()
