@@ -120,7 +120,12 @@ def game_view(
         title=loaded.title,
         lang=lang,
         phase=row.phase,
-        phase_label=loaded.label(),
+        # a finished game's own label names the phase that never ran ("Runde 2")
+        phase_label=(
+            say(lang, "last_played", phase_label=final["label"])
+            if final is not None
+            else loaded.label()
+        ),
         state=state,
         deadline_at=row.deadline_at if state == RUNNING else None,
         deadline_text=(

@@ -35,6 +35,7 @@ from tests.test_every_mail import BOARDS, PLAYERS, games_toml, send, to
 Played = Callable[[str], SiteHarness]
 ATOM = "{http://www.w3.org/2005/Atom}"
 HIGHNOON = '[games.deadlines]\nevery = "3d"\n[games.options]\nlife = 1\n'
+PLAYED_TO_THE_END = ["highnoon", "hornberg", "highlander"]  # the others stop mid-game
 KINDS_WITH_PICTURES = {"primtraktor", "highlander", "highlander-tournament",
                        "hornberg", "hornberg-drunter-drueber"}  # fmt: skip
 
@@ -135,13 +136,30 @@ def test_one_page_per_phase_with_its_neighbours(played_game: Played, name: str) 
         assert (before in page) == (i > 0) and (after in page) == (i + 1 < len(numbers))
 
 
-@pytest.mark.parametrize("name", ["highnoon", "hornberg", "highlander"])
+@pytest.mark.parametrize("name", PLAYED_TO_THE_END)
 def test_a_finished_game_shows_its_ranking(played_game: Played, name: str) -> None:
     h = played_game(name)
     assert h.finished("g")
     game = (h.site / "g" / "index.html").read_text()
     assert "<h2>Endstand</h2>" in game and "beendet" in game
     assert "Regeln und Befehlsformat" not in game  # no orders to write any more
+
+
+@pytest.mark.parametrize("name", PLAYED_TO_THE_END)
+def test_a_finished_game_names_the_phase_it_ended_in(played_game: Played, name: str) -> None:
+    """Not its own label, which is the next phase's ("Runde 2" of a game over in round 1)."""
+    h = played_game(name)
+    assert h.finished("g")
+    store = Store(h.database)
+    try:
+        query = "SELECT label FROM phases WHERE game_id = 'g' ORDER BY phase DESC LIMIT 1"
+        (last,) = store.db.execute(query).fetchone()
+    finally:
+        store.close()
+    page = (h.site / "g" / "index.html").read_text()
+    shown = re.search(r"<dt>Phase</dt><dd>([^<]*)</dd>", page)
+    assert shown is not None
+    assert shown.group(1) == f"zuletzt gespielt: {html.escape(last)}"
 
 
 def test_a_running_game_shows_who_has_sent_names_only(tmp_path: Path) -> None:
