@@ -4,6 +4,12 @@ Intake commits each mail with its reply, then wakes the sender; the sender drain
 (one drain at a time, ``OutboxSender``) whenever it was woken. It stops at the first transient
 failure: the server is probably down, and the cycle's own drain after intake tries again and
 reports, as it always did.
+
+A sender that takes batches (the Maildir: one query, one flush of all files, one commit per
+batch, whatever its size) starts a batch at most every ``BATCH_EVERY`` during a burst:
+draining while intake commits a group every few milliseconds, it would write a handful of
+replies at a time and pay each batch's cost a hundred times a burst. The first reply of a
+pass still leaves at once, and the end of the pass (the cycle's own drain) does not wait.
 """
 
 from __future__ import annotations
@@ -19,6 +25,9 @@ log = logging.getLogger(__name__)
 # ``first_out``): longer than a healthy SMTP exchange, short enough that a hanging server
 # costs a burst little.
 FIRST_OUT_WAIT = 2.0
+# The least time between the starts of two drains of a batch sender during a pass: a reply
+# waits this much longer at most, for batches several times larger
+BATCH_EVERY = 0.05
 
 
 class SendingMeanwhile:
@@ -29,6 +38,9 @@ class SendingMeanwhile:
         self._progress = asyncio.Event()  # a mail left, or the sender has nothing to do
         self._finished = False
         self._task: asyncio.Task[None] | None = None
+        self._spaced = outbox.batches  # batches at most every BATCH_EVERY
+        self._resume = asyncio.Event()  # a pause between drains is over
+        self._last_batch = 0.0  # when the last batch began (the loop's clock)
 
     async def __aenter__(self) -> SendingMeanwhile:
         self._task = asyncio.create_task(self._run())
@@ -36,6 +48,7 @@ class SendingMeanwhile:
 
     async def __aexit__(self, *exc: object) -> None:
         self._finished = True
+        self._resume.set()
         self._woken.set()
         assert self._task is not None
         try:
@@ -71,8 +84,24 @@ class SendingMeanwhile:
                 self._woken.clear()
                 if self._finished:
                     return
-                self.sent += await self.outbox.drain(on_sent=self._progress.set)
+                self._last_batch = asyncio.get_running_loop().time()
+                pace = self._pause if self._spaced else None
+                self.sent += await self.outbox.drain(on_sent=self._progress.set, pace=pace)
                 if self.outbox.stalled:
                     return
         finally:
             self._progress.set()
+
+    async def _pause(self) -> None:
+        """After a batch: until ``BATCH_EVERY`` after it began, or the pass ends; the
+        replies of the groups handled meanwhile go out in the next batch together."""
+        loop = asyncio.get_running_loop()
+        delay = self._last_batch + BATCH_EVERY - loop.time()
+        if delay > 0 and not self._finished:
+            self._resume.clear()
+            timer = loop.call_later(delay, self._resume.set)
+            try:
+                await self._resume.wait()
+            finally:
+                timer.cancel()
+        self._last_batch = loop.time()

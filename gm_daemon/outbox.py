@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TypeGuard
@@ -58,20 +58,32 @@ class OutboxSender:
         if _batches(sender):
             self._unsure = store.pending_keys()
 
-    async def drain(self, on_sent: Callable[[], None] | None = None) -> int:
+    @property
+    def batches(self) -> bool:
+        """Whether the sender takes a batch at a time (``BatchSender``)."""
+        return _batches(self.sender)
+
+    async def drain(
+        self,
+        on_sent: Callable[[], None] | None = None,
+        pace: Callable[[], Awaitable[None]] | None = None,
+    ) -> int:
         """Send everything that is due; stop at the first transient failure (the server is
         probably down, the rest would fail too). Returns the number of mails sent; calls
-        ``on_sent`` after each. One drain at a time: two would send the same queued mail
-        twice."""
+        ``on_sent`` after each. A batch sender awaits ``pace`` after each batch before it
+        looks for the next (``SendingMeanwhile``: larger batches during a burst). One drain
+        at a time: two would send the same queued mail twice."""
         if self._draining is None:
             self._draining = asyncio.Lock()
         async with self._draining:
             self.stalled = False
-            return await self._drain(on_sent or _nothing)
+            return await self._drain(on_sent or _nothing, pace)
 
-    async def _drain(self, on_sent: Callable[[], None]) -> int:
+    async def _drain(
+        self, on_sent: Callable[[], None], pace: Callable[[], Awaitable[None]] | None = None
+    ) -> int:
         if _batches(self.sender):
-            return await self._drain_batches(on_sent)
+            return await self._drain_batches(on_sent, pace)
         sent = 0
         while rows := self.store.due_mail(self.clock()):
             for row in rows:
@@ -88,7 +100,9 @@ class OutboxSender:
                 on_sent()
         return sent
 
-    async def _drain_batches(self, on_sent: Callable[[], None]) -> int:
+    async def _drain_batches(
+        self, on_sent: Callable[[], None], pace: Callable[[], Awaitable[None]] | None
+    ) -> int:
         """As ``_drain``, a batch of due mails at a time: one delivery and one commit each."""
         sender = self.sender
         assert _batches(sender)
@@ -106,6 +120,8 @@ class OutboxSender:
                 on_sent()
             if self._failures(rows, results):
                 return sent
+            if pace is not None:
+                await pace()
         return sent
 
     def _failures(self, rows: list[OutboxRow], results: list[SendError | None]) -> bool:

@@ -954,10 +954,11 @@ class Store:
         message: bytes,
         at: datetime,
     ) -> None:
+        moment = iso(at)
         self.db.execute(
             "INSERT INTO outbox(created_at, game_id, purpose, recipient, message_id, message,"
             " next_attempt_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (iso(at), game_id, purpose, recipient, message_id, message, iso(at)),
+            (moment, game_id, purpose, recipient, message_id, message, moment),
         )
 
     def due_mail(self, now: datetime, limit: int = 100) -> list[OutboxRow]:
@@ -985,11 +986,12 @@ class Store:
 
     def mark_all_sent(self, outbox_ids: Sequence[int], at: datetime) -> None:
         """``mark_sent`` for a batch the sender delivered, in one transaction."""
+        moment = iso(at)
         with self.transaction():
             self.db.executemany(
                 "UPDATE outbox SET status = 'sent', sent_at = ?, attempts = attempts + 1"
                 " WHERE id = ?",
-                [(iso(at), outbox_id) for outbox_id in outbox_ids],
+                [(moment, outbox_id) for outbox_id in outbox_ids],
             )
 
     def pending_keys(self) -> dict[str, int]:

@@ -8,8 +8,9 @@ catalogue format every game uses (``templates/phrases.toml``, read by ``games.ki
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from string import Template
 
@@ -28,13 +29,48 @@ class Text:
     lang: str = ""  # "" for the bilingual notes (strangers, the GM)
 
 
+@dataclass(frozen=True)
+class _Form:
+    """A template split once into its text and its placeholders: filling it is a join, not
+    a regular expression's substitution with a call per placeholder (every reply fills two
+    templates). The same text ``Template.substitute`` gives; a template it would refuse
+    (a ``$`` not followed by a name) is left to it, so it raises as before."""
+
+    parts: tuple[str, ...]  # text, name, text, name, …, text
+    template: Template
+
+    @classmethod
+    def of(cls, text: str) -> _Form:
+        template = Template(text)
+        parts, literal, start = [], "", 0
+        for found in template.pattern.finditer(text):
+            literal += text[start : found.start()]
+            start = found.end()
+            name = found.group("named") or found.group("braced")
+            if name is not None:
+                parts += [literal, name]
+                literal = ""
+            elif found.group("escaped") is not None:
+                literal += template.delimiter
+            else:
+                return cls((), template)
+        return cls((*parts, literal + text[start:]), template)
+
+    def fill(self, values: Mapping[str, object]) -> str:
+        if not self.parts:
+            return self.template.substitute(values)
+        filled = list(self.parts)
+        filled[1::2] = [str(values[name]) for name in self.parts[1::2]]
+        return "".join(filled)
+
+
 @cache
-def _template(lang: str, name: str) -> tuple[Template, Template]:
+def _template(lang: str, name: str) -> tuple[_Form, _Form]:
     raw = (_DIR / lang / f"{name}.txt").read_text(encoding="utf-8")
     head, _, body = raw.partition("\n\n")
     if not head.startswith("Subject: "):
         raise ValueError(f"templates/{lang}/{name}.txt must start with a Subject: line")
-    return Template(head.removeprefix("Subject: ").strip()), Template(body)
+    return _Form.of(head.removeprefix("Subject: ").strip()), _Form.of(body)
 
 
 PHRASES = Phrases.load(_DIR / "phrases.toml")
@@ -48,8 +84,8 @@ def render(lang: str, template: str, /, **values: object) -> Text:
     """Fill a template and sign it as a person would sign a letter (every template is a
     whole mail to a player); a missing value is a programming error and raises KeyError."""
     subject, body = _template(lang, template)
-    text = f"{body.substitute(values).rstrip()}\n\n{phrase(lang, 'sign_off')}"
-    return Text(subject.substitute(values), fit(_tidy(text)), lang)
+    text = f"{body.fill(values).rstrip()}\n\n{phrase(lang, 'sign_off')}"
+    return Text(subject.fill(values), fit(_tidy(text)), lang)
 
 
 def _tidy(text: str) -> str:
@@ -148,16 +184,26 @@ def warnings_text(warnings: list[Problem], lang: str) -> str:
     return "\n" + "\n".join(lines) + "\n"
 
 
-def _prose(text: str, indent: str) -> list[str]:
+def _prose(text: str, indent: str) -> tuple[str, ...]:
     """One part of a note wrapped at the mail width, its own lines under its own indent (the
-    hint is not run into the note above it)."""
-    return textwrap.wrap(
+    hint is not run into the note above it). A part that fits on a line, as most do, is
+    what ``textwrap`` would make of it without asking it (it only drops trailing spaces);
+    the others are wrapped once per text: the same notes come back in mail after mail."""
+    if len(text) <= WIDTH and text.isprintable() and text.strip(" "):
+        return (text.rstrip(" "),)  # isprintable: no tab or line break to turn into spaces
+    return _wrapped(text, indent)
+
+
+@lru_cache(maxsize=1024)
+def _wrapped(text: str, indent: str) -> tuple[str, ...]:
+    lines = textwrap.wrap(
         text,
         width=WIDTH,
         subsequent_indent=indent,
         break_long_words=False,
         break_on_hyphens=False,
-    ) or [text]
+    )
+    return tuple(lines) or (text,)
 
 
 def with_warnings(lang: str, warnings: list[Problem]) -> str:

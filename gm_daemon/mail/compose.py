@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
+import secrets
 from collections.abc import Sequence
 from datetime import datetime
 from email.header import Header
@@ -32,8 +33,6 @@ def thread_root(game_id: str, domain: str) -> str:
 
 def new_message_id(domain: str, *parts: str) -> str:
     """A unique id; the parts make it traceable in logs (game, purpose, seat, phase)."""
-    import secrets
-
     token = secrets.token_hex(6)
     label = ".".join(p for p in parts if p)
     return f"<{label}.{token}@{domain}>"
@@ -146,7 +145,7 @@ def compose_bytes(
         ("From", _from_header(sender_name, sender)),
         ("To", to),
         ("Subject", _encoded(subject, "Subject")),
-        ("Date", format_datetime(date)),
+        ("Date", _date(date.replace(microsecond=0), date.utcoffset())),
         ("Message-ID", message_id),
         ("Auto-Submitted", _auto_submitted(in_reply_to)),
         ("X-Auto-Response-Suppress", "All"),
@@ -321,10 +320,25 @@ def _folded(ids: Sequence[str]) -> str:
 
 def _quoted_printable(body: str) -> str:
     """The body as ``set_content(cte="quoted-printable")`` writes it: lines normalised,
-    a final line break, UTF-8 bytes quoted to 76 columns."""
-    text = "\n".join(body.splitlines()) + "\n"
-    encoded = body_encode(text.encode("utf-8").decode("latin-1"), 76, eol="\r\n")
-    return encoded if encoded.endswith("\r\n") else encoded + "\r\n"
+    a final line break, UTF-8 bytes quoted to 76 columns. ``body_encode`` quotes every
+    line on its own (a line break is never quoted, nor split), so the body is quoted a
+    line at a time, and each line once (``_quoted_body_line``)."""
+    return "".join([_quoted_body_line(line) for line in body.splitlines() or [""]])
+
+
+@lru_cache(maxsize=8192)
+def _quoted_body_line(line: str) -> str:
+    """One line of ``_quoted_printable``, with its CRLF. The acknowledgements of a burst
+    share most of their lines (the greeting, the notes, the deadline, the sign-off)."""
+    return body_encode(line.encode("utf-8").decode("latin-1"), 76, eol="\r\n") + "\r\n"
+
+
+@lru_cache(maxsize=64)
+def _date(date: datetime, offset: object) -> str:
+    """The Date header of ``date`` (whole seconds): the mails of a burst share a handful.
+    ``offset`` is part of the key because equal moments in two zones are equal datetimes
+    but are written with their own offsets."""
+    return format_datetime(date)
 
 
 _JSON_OPTIONS = orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS

@@ -13,7 +13,7 @@ from email.message import EmailMessage
 
 from gm_daemon import meanwhile
 from gm_daemon.daemon import CHUNKS, Daemon
-from gm_daemon.mail.transport import RawMail
+from gm_daemon.mail.transport import Outgoing, RawMail, SendError
 from gm_daemon.texts import Text
 from tests.core.test_daemon_flow import GAMES
 from tests.daemon_harness import DaemonHarness
@@ -164,4 +164,38 @@ def test_a_slow_server_holds_up_reading_only_for_the_first_out_wait(tmp_path, mo
     sends = [i for i, (kind, _) in enumerate(events) if kind == "sent"]
     assert fetches[1] < sends[0]  # read on before the first reply had left
     assert len(sends) == BURST
+    assert inbox.marked == {mail.key for mail in inbox.mails}
+
+
+class RecordingBatchSender(RecordingSender):
+    """A sender that takes batches, as the Maildir does; each batch is recorded."""
+
+    async def send_all(self, mails: Sequence[Outgoing]) -> list[SendError | None]:
+        self.events.append(("batch", [mail.message for mail in mails]))
+        await asyncio.sleep(0)
+        return [None] * len(mails)
+
+    async def delivered(self, keys: Sequence[str]) -> set[str]:
+        return set()
+
+
+def test_a_batch_sender_gets_a_burst_s_replies_in_few_batches(tmp_path, monkeypatch):
+    """Between two batches of a pass the sender waits ``BATCH_EVERY`` (here longer than any
+    test: a timer, not timing): the first reply leaves at once, alone; the rest wait, and
+    leave together as soon as the pass has read the burst, not when the timer ends."""
+    monkeypatch.setattr(meanwhile, "BATCH_EVERY", 3600.0)
+    h = DaemonHarness(tmp_path, GAMES)
+    h.run()
+    events: list[tuple[str, object]] = []
+    inbox = MemoryInbox([_order(n) for n in range(BURST)], events)
+    sender = RecordingBatchSender(events)
+    daemon = Daemon(h.config_path, clock=h.clock, transports=lambda config: (inbox, sender))
+    asyncio.run(asyncio.wait_for(daemon.run_once(), 60))
+
+    batches = [mails for kind, mails in events if kind == "batch"]
+    fetches = [i for i, (kind, keys) in enumerate(events) if kind == "fetch" and keys]
+    first = next(i for i, (kind, _) in enumerate(events) if kind == "batch")
+    assert first < fetches[1]  # the first reply left before the second chunk was read
+    assert [len(batch) for batch in batches] == [1, BURST - 1]  # type: ignore[arg-type]
+    assert all(b"accepted" in message for batch in batches for message in batch)  # type: ignore[attr-defined]
     assert inbox.marked == {mail.key for mail in inbox.mails}

@@ -1,9 +1,19 @@
-import pytest
+import textwrap
+from string import Template
 
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gm_daemon.games.kit.layout import WIDTH
 from gm_daemon.games.protocol import Fix, Problem, ProblemKind
 from gm_daemon.texts import (
+    _DIR,
     LANGUAGES,
     PHRASES,
+    _Form,
+    _prose,
+    _template,
     problems_text,
     render,
     warnings_text,
@@ -135,3 +145,59 @@ def test_a_fix_of_one_entry_says_what_it_replaces(lang, said):
     assert f"  {right}: {said}" in text.splitlines()
     assert f"  {right}: A BUD" in text.splitlines()
     assert entry.fix is not None and "A BUD, A MAR" in entry.fix.applied(line)
+
+
+# --- the quick paths give what the standard library gives --------------------------------
+
+_TEMPLATES = sorted((path.parent.name, path.stem) for path in _DIR.glob("*/*.txt"))
+
+
+@pytest.mark.parametrize(("lang", "name"), _TEMPLATES)
+def test_every_template_fills_as_string_template_fills_it(lang, name):
+    """``_Form`` splits a template once; the text must be what ``Template.substitute`` makes
+    of the same file, for every template and placeholder there is."""
+    raw = (_DIR / lang / f"{name}.txt").read_text(encoding="utf-8")
+    head, _, body = raw.partition("\n\n")
+    subject = head.removeprefix("Subject: ").strip()
+    for text, form in zip((subject, body), _template(lang, name), strict=True):
+        names = {
+            m.group("named") or m.group("braced")
+            for m in Template.pattern.finditer(text)
+            if m.group("named") or m.group("braced")
+        }
+        values = {n: f"<{n} = {i} $x ${{y}}>" for i, n in enumerate(sorted(names))}
+        assert form.fill(values) == Template(text).substitute(values)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["$a and $$ and ${b}c", "$$", "no placeholder", "$a$b", "${a}", "x $ y", "end $"],
+)
+def test_a_form_fills_and_refuses_as_string_template_does(text):
+    for values in ({"a": 1, "b": "B"}, {}):
+        try:
+            expected = Template(text).substitute(values)
+        except (KeyError, ValueError) as refusal:
+            with pytest.raises(type(refusal)):
+                _Form.of(text).fill(values)
+            continue
+        assert _Form.of(text).fill(values) == expected
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.one_of(
+        st.text(max_size=120),
+        st.text(" \t\nabcäö-–.\u00a0\u2028", max_size=100),
+        st.lists(
+            st.sampled_from(["Zeile", "1:", "„Hallo,“", " ", "  ", "x" * 80]), max_size=12
+        ).map(" ".join),
+    ),
+    st.sampled_from(["  ", "    "]),
+)
+def test_a_note_is_wrapped_as_textwrap_wraps_it(text, indent):
+    expected = textwrap.wrap(
+        text, width=WIDTH, subsequent_indent=indent, break_long_words=False,
+        break_on_hyphens=False,
+    ) or [text]  # fmt: skip
+    assert list(_prose(text, indent)) == expected

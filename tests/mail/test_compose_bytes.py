@@ -7,6 +7,7 @@ from email import message_from_bytes
 from email.errors import MessageError
 from email.message import EmailMessage
 from email.policy import default
+from email.quoprimime import body_encode
 from typing import Any
 
 import pytest
@@ -14,7 +15,7 @@ from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
 from gm_daemon.games.protocol import Attachment
-from gm_daemon.mail.compose import compose, compose_bytes
+from gm_daemon.mail.compose import _quoted_printable, compose, compose_bytes
 
 BASE: dict[str, Any] = {
     "sender": "gm@gm.test",
@@ -256,3 +257,28 @@ def test_a_long_hornberg_result_subject_keeps_its_spaces() -> None:
     files = [Attachment("hb1-1.json", "application/json", b"{}")]
     data = compose_bytes(**{**BASE, "subject": subject, "attachments": files})
     assert str(_parsed(data)["Subject"]) == subject
+
+
+def _quoted_whole(body: str) -> str:
+    """The text part as ``body_encode`` quotes the whole body at once (what the writer did
+    before it quoted line by line)."""
+    text = "\n".join(body.splitlines()) + "\n"
+    encoded = body_encode(text.encode("utf-8").decode("latin-1"), 76, eol="\r\n")
+    return encoded if encoded.endswith("\r\n") else encoded + "\r\n"
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.one_of(
+        _bodies,
+        st.text(max_size=400),
+        st.lists(
+            st.sampled_from(
+                ["x" * 75, "y" * 76, "z" * 77, "ä" * 30, "a ", "b\t", "\x85", "\u2028"]
+            ),
+            max_size=8,
+        ).map("\n".join),
+    )
+)
+def test_a_body_quoted_line_by_line_is_the_body_quoted_whole(body: str) -> None:
+    assert _quoted_printable(body) == _quoted_whole(body)

@@ -171,7 +171,10 @@ def fit(text: str, width: int = WIDTH) -> str:
     """A whole mail body made to fit ``width`` where the text allows: a prose line too
     long is wrapped on its own (lines are never joined, so a line's meaning stays); a
     "- " list item whose first line is too long is reflowed with its hanging indent;
-    indented lines (examples, lists of cells) are folded; table lines stay as they are."""
+    indented lines (examples, lists of cells) are folded; table lines stay as they are.
+    A text whose every line fits (most replies) is returned as it is, unsplit."""
+    if max(map(len, text.split("\n"))) <= width:
+        return text
     blocks = text.split("\n\n")
     return "\n\n".join(_fit_block(block, width) for block in blocks)
 
