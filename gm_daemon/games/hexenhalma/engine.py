@@ -233,14 +233,20 @@ class Hexenhalma(RoundGame[Options, State, Orders]):
         if record is None:
             return Report(public="")
         events = resolution.events
-        if has_fates(events):
-            views_of_seat = Played(record, events).views
-        else:  # a round recorded before the events carried the fates
-            views_of_seat = all_views(record, after.lot_seed).__getitem__
         writer = texts.PairingWriter(after.names(), record.orders, lang)
-        private = OnDemand(
-            record.orders, lambda seat: texts.result_private(writer, views_of_seat(seat), lang)
-        )
+        if has_fates(events):
+            played = Played(record, events)
+
+            def render(seat: str) -> str:
+                return texts.played_private(writer, played, seat, lang)
+
+        else:  # a round recorded before the events carried the fates
+            views_of_seat = all_views(record, after.lot_seed)
+
+            def render(seat: str) -> str:
+                return texts.result_private(writer, views_of_seat[seat], lang)
+
+        private = OnDemand(record.orders, render)
         return Report(
             public=texts.result_public(after, record, lang),
             private=private,
