@@ -10,9 +10,11 @@ import random
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any, ClassVar
 
+from pydantic import TypeAdapter
+
 from gm_daemon.games.hexenhalma import guide, texts
 from gm_daemon.games.hexenhalma.board import parse_board
-from gm_daemon.games.hexenhalma.model import Orders, SeatInfo, State
+from gm_daemon.games.hexenhalma.model import Orders, Pairing, SeatInfo, State
 from gm_daemon.games.hexenhalma.options import Options
 from gm_daemon.games.hexenhalma.picture import board_png, pairing_png
 from gm_daemon.games.hexenhalma.reading import read_orders
@@ -44,6 +46,8 @@ from gm_daemon.games.protocol import (
 )
 
 WORD = {"de": "BILD", "en": "PICTURE"}
+# A round's pairings dumped in one call, not 19,900 (a round of 200 players).
+_PAIRINGS = TypeAdapter(list[Pairing])
 
 
 def picture_command(state: State, seat: str, args: str, lang: Lang) -> Report:
@@ -270,9 +274,8 @@ class Hexenhalma(RoundGame[Options, State, Orders]):
         if last is None:
             return shared, {}
         own: dict[str, list[dict[str, Any]]] = {seat: [] for seat in seats}
-        for p in last.pairings:
-            dumped = p.model_dump()
-            for seat in (p.a, p.b):
+        for dumped in _PAIRINGS.dump_python(last.pairings):
+            for seat in (dumped["a"], dumped["b"]):
                 if seat in own:
                     own[seat].append(dumped)
         return shared, {seat: {"pairings": pairings} for seat, pairings in own.items()}
@@ -326,7 +329,7 @@ def _public_state(state: State, with_pairings: bool) -> dict[str, Any]:
     else:
         last_round = {"round": last.round, "nmr": last.defaulted}
         if with_pairings:
-            last_round["pairings"] = [p.model_dump() for p in last.pairings]
+            last_round["pairings"] = _PAIRINGS.dump_python(last.pairings)
         else:
             last_round["pairings_in_all"] = len(last.pairings)
     return {

@@ -19,7 +19,6 @@ from gm_daemon.games.hexenhalma.model import (
     Cast,
     Lot,
     Orders,
-    Pairing,
     RoundRecord,
     State,
     Totals,
@@ -49,11 +48,13 @@ def play_round(
         for seat in state.playing()
     }
     teams = {seat: compile_team(board, seat, o) for seat, o in fielded.items()}
-    pairings, lots, events = [], [], []
+    pairings: list[dict[str, Any]] = []
+    lots: list[Lot] = []
+    events: list[dict[str, Any]] = []
     for a, b in seat_order(list(fielded)):
         outcome = play(board, teams[a][0], teams[b][1], LotKey(state.lot_seed, state.round, a, b))
         score_a, score_b = outcome.arrivals
-        pairings.append(Pairing.model_construct(a=a, b=b, score_a=score_a, score_b=score_b))
+        pairings.append({"a": a, "b": b, "score_a": score_a, "score_b": score_b})
         events.append(pairing_event(a, b, outcome))
         lots += [_lot(a, b, *drawn) for drawn in outcome.lots]
     record = RoundRecord(
@@ -61,7 +62,7 @@ def play_round(
         board=state.boards[state.round - 1],
         orders=fielded,
         defaulted=sorted(defaulted),
-        pairings=pairings,
+        pairings=pairings,  # as dicts: validated at once, quicker than 19,900 models made
         lots=lots,
     )
     return record, figures(record), events
