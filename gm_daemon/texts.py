@@ -7,7 +7,6 @@ catalogue format every game uses (``templates/phrases.toml``, read by ``games.ki
 
 from __future__ import annotations
 
-import re
 import textwrap
 from dataclasses import dataclass
 from functools import cache
@@ -53,18 +52,8 @@ def render(lang: str, template: str, /, **values: object) -> Text:
     return Text(subject.substitute(values), fit(_tidy(text)), lang)
 
 
-# What str.splitlines breaks at besides "\n": text holding none of these is tidied by regular
-# expressions (a result mail of 200 players has some 1,200 lines); other text line by line.
-_OTHER_BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
-_TRAILING_BLANKS = re.compile(r"[^\S\n]+$", re.MULTILINE)
-_BLANK_RUNS = re.compile(r"\n{3,}")
-
-
 def _tidy(text: str) -> str:
     """Collapse runs of blank lines left by empty sections; end with one newline."""
-    if _OTHER_BREAKS.search(text) is None:
-        text = _TRAILING_BLANKS.sub("", text.rstrip())
-        return _BLANK_RUNS.sub("\n\n", text).lstrip("\n") + "\n"
     lines = text.rstrip().splitlines()
     tidy: list[str] = []
     for line in lines:
