@@ -16,8 +16,6 @@ from typing import Any, NamedTuple
 
 from gm_daemon.games.hexenhalma.board import Board, parse_board
 from gm_daemon.games.hexenhalma.model import (
-    Cast,
-    Lot,
     Orders,
     RoundRecord,
     State,
@@ -49,7 +47,7 @@ def play_round(
     }
     teams = {seat: compile_team(board, seat, o) for seat, o in fielded.items()}
     pairings: list[dict[str, Any]] = []
-    lots: list[Lot] = []
+    lots: list[dict[str, Any]] = []
     events: list[dict[str, Any]] = []
     for a, b in seat_order(list(fielded)):
         outcome = play(board, teams[a][0], teams[b][1], LotKey(state.lot_seed, state.round, a, b))
@@ -63,7 +61,7 @@ def play_round(
         orders=fielded,
         defaulted=sorted(defaulted),
         pairings=pairings,  # as dicts: validated at once, quicker than 19,900 models made
-        lots=lots,
+        lots=lots,  # the same
     )
     return record, figures(record), events
 
@@ -85,12 +83,17 @@ def pairing_event(a: str, b: str, outcome: Outcome) -> dict[str, Any]:
     }
 
 
-def _lot(a: str, b: str, t: int, field: str, winner: Caster, casters: tuple[Caster, ...]) -> Lot:
-    def cast(caster: Caster) -> Cast:
-        team, number, spell = caster
-        return Cast(seat=(a, b)[team], witch=number, spell=SPELL_LETTERS.get(spell, "?"))
+def _lot(
+    a: str, b: str, t: int, field: str, winner: Caster, casters: tuple[Caster, ...]
+) -> dict[str, Any]:
+    """A ``Lot`` as the data the round record validates (at once with all the others)."""
 
-    return Lot(a=a, b=b, step=t, field=field, winner=cast(winner), casters=list(map(cast, casters)))
+    def cast(caster: Caster) -> dict[str, Any]:
+        team, number, spell = caster
+        return {"seat": (a, b)[team], "witch": number, "spell": SPELL_LETTERS.get(spell, "?")}
+
+    return {"a": a, "b": b, "step": t, "field": field, "winner": cast(winner),
+            "casters": list(map(cast, casters))}  # fmt: skip
 
 
 def figures(record: RoundRecord) -> dict[str, Totals]:

@@ -148,7 +148,7 @@ class _Witch:
         self.fatigue = 0
         self.immune = 0  # immune up to and including this step
         self.jumped = -AFTER_JUMP  # J; with it, t >= J + 3 holds from the start
-        self.notes: list[tuple[str, int, int]] = []
+        self.notes: tuple[tuple[str, int, int], ...] = ()  # rare: a new tuple for each
 
 
 def play(board: Board, x: Team, y: Team, key: LotKey, *, trace: bool = False) -> Outcome:
@@ -180,23 +180,24 @@ class _Pairing:
     def run(self) -> Outcome:
         running = self.witches
         limit = self.board.max_steps
+        walk, suffer, cast, spells = self._walk, self._suffer, self._cast, self.spells
         for t in range(1, limit + 1):
             if not running:
                 break
-            running = self._walk(running, t)
-            if self.spells:  # before the first spell nobody suffers, nor is anybody tired
-                running = self._suffer(running, t)
-            running = self._cast(running, t)
+            running = walk(running, t)
+            if spells:  # before the first spell nobody suffers, nor is anybody tired
+                running = suffer(running, t)
+            running = cast(running, t)
         for w in running:  # HH-11
             self._end(w, "starved", limit)
         arrivals = (
-            sum(f.kind == "goal" for f in self.fates[0].values()),
-            sum(f.kind == "goal" for f in self.fates[1].values()),
+            [f[0] for f in self.fates[0].values()].count("goal"),  # f[0]: the fate's kind
+            [f[0] for f in self.fates[1].values()].count("goal"),
         )
         return Outcome(arrivals, self.fates, self.log, self.paths, self.lots)
 
     def _end(self, w: _Witch, kind: str, t: int) -> None:
-        self.fates[w.team][w.number] = _new_tuple(Fate, (kind, w.pos, t, tuple(w.notes)))
+        self.fates[w.team][w.number] = _new_tuple(Fate, (kind, w.pos, t, w.notes))
         if self.log is not None:
             self.log.append((t, w.team, w.number, kind, w.pos, 0))
 
@@ -250,7 +251,7 @@ class _Pairing:
             record = spells.get(w.pos)
             if record is not None and t - record[3] <= DURATION:
                 if w.immune >= t:
-                    w.notes.append(("immune", w.pos, t))
+                    w.notes += (("immune", w.pos, t),)
                     self._note(w, "immune_saved", t, record[0])
                 elif not self._hit(w, record, t):
                     continue
@@ -266,7 +267,7 @@ class _Pairing:
         spell, team, target, _ = record
         if spell == B:
             w.pos = target
-            w.notes.append(("bann", target, t))
+            w.notes += (("bann", target, t),)
             if team == w.team:
                 w.jumped = t
             if self.log is not None:
@@ -280,7 +281,7 @@ class _Pairing:
             self._end(w, "burst", t)
             return False
         w.fatigue += self.board.sleep
-        w.notes.append(("sleep", w.pos, t))
+        w.notes += (("sleep", w.pos, t),)
         self._note(w, "fatigue", t, w.fatigue)
         return True
 
