@@ -78,8 +78,8 @@ def _code() -> str:
 def collector_paused() -> Iterator[None]:
     """Python's cyclic garbage collector off while a phase is resolved and its mails are
     written. A resolution makes objects that live until it ends (a Hexenhalma round of 200
-    players some 400,000 containers: every pairing's fates, the record, the texts), and as
-    they pile up the collector walks them again and again: a fifth of the round's time, a
+    players hundreds of thousands: every pairing's fates, the record, the texts), and as
+    they pile up the collector walks them again and again: a tenth to a fifth of the time, a
     share growing faster than the round itself. Reference counting still frees all that a
     resolution drops; the collector, on again after it, finds any cycles left then. Not
     switched on when it was off (a caller that turned it off keeps it off)."""
