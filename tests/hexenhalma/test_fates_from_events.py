@@ -74,3 +74,20 @@ def test_a_record_without_fates_is_still_rendered() -> None:
     then = Resolution(state=resolution.state, events=old, finished=resolution.finished)
     for lang in ("de", "en"):
         assert GAME.report(before, then, lang) == GAME.report(before, resolution, lang)
+
+
+@pytest.mark.parametrize("board_text", BOARD_TEXTS, ids=["h1", "kreuz"])
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_the_fate_lists_read_from_events_are_those_of_the_views(board_text: str, seed: int) -> None:
+    """Each player's fate list written straight from the events (``Played.sides``, the
+    events as the resolution made them and as the record stores them) is the text written
+    from ``View``s of every pairing simulated again (a record without fates)."""
+    before, resolution, stored = resolved(seed, board_text)
+    old = [{k: v for k, v in e.items() if k != "fates"} for e in stored]
+    simulated = Resolution(state=resolution.state, events=old, finished=resolution.finished)
+    for events in (resolution.events, stored):
+        read = Resolution(state=resolution.state, events=events, finished=resolution.finished)
+        for lang in ("de", "en"):
+            expected = dict(GAME.report(before, simulated, lang).private)
+            assert dict(GAME.report(before, read, lang).private) == expected, lang

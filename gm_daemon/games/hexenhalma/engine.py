@@ -10,9 +10,11 @@ import random
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any, ClassVar
 
+from pydantic import TypeAdapter
+
 from gm_daemon.games.hexenhalma import guide, texts
 from gm_daemon.games.hexenhalma.board import parse_board
-from gm_daemon.games.hexenhalma.model import Orders, SeatInfo, State
+from gm_daemon.games.hexenhalma.model import Orders, Pairing, SeatInfo, State
 from gm_daemon.games.hexenhalma.options import Options
 from gm_daemon.games.hexenhalma.picture import board_png, pairing_png
 from gm_daemon.games.hexenhalma.reading import read_orders
@@ -44,6 +46,8 @@ from gm_daemon.games.protocol import (
 )
 
 WORD = {"de": "BILD", "en": "PICTURE"}
+# A round's pairings dumped in one call, not 19,900 (a round of 200 players).
+_PAIRINGS = TypeAdapter(list[Pairing])
 
 
 def picture_command(state: State, seat: str, args: str, lang: Lang) -> Report:
@@ -233,14 +237,20 @@ class Hexenhalma(RoundGame[Options, State, Orders]):
         if record is None:
             return Report(public="")
         events = resolution.events
-        if has_fates(events):
-            views_of_seat = Played(record, events).views
-        else:  # a round recorded before the events carried the fates
-            views_of_seat = all_views(record, after.lot_seed).__getitem__
         writer = texts.PairingWriter(after.names(), record.orders, lang)
-        private = OnDemand(
-            record.orders, lambda seat: texts.result_private(writer, views_of_seat(seat), lang)
-        )
+        if has_fates(events):
+            played = Played(record, events)
+
+            def render(seat: str) -> str:
+                return texts.played_private(writer, played, seat, lang)
+
+        else:  # a round recorded before the events carried the fates
+            views_of_seat = all_views(record, after.lot_seed)
+
+            def render(seat: str) -> str:
+                return texts.result_private(writer, views_of_seat[seat], lang)
+
+        private = OnDemand(record.orders, render)
         return Report(
             public=texts.result_public(after, record, lang),
             private=private,
@@ -264,9 +274,8 @@ class Hexenhalma(RoundGame[Options, State, Orders]):
         if last is None:
             return shared, {}
         own: dict[str, list[dict[str, Any]]] = {seat: [] for seat in seats}
-        for p in last.pairings:
-            dumped = p.model_dump()
-            for seat in (p.a, p.b):
+        for dumped in _PAIRINGS.dump_python(last.pairings):
+            for seat in (dumped["a"], dumped["b"]):
                 if seat in own:
                     own[seat].append(dumped)
         return shared, {seat: {"pairings": pairings} for seat, pairings in own.items()}
@@ -320,7 +329,7 @@ def _public_state(state: State, with_pairings: bool) -> dict[str, Any]:
     else:
         last_round = {"round": last.round, "nmr": last.defaulted}
         if with_pairings:
-            last_round["pairings"] = [p.model_dump() for p in last.pairings]
+            last_round["pairings"] = _PAIRINGS.dump_python(last.pairings)
         else:
             last_round["pairings_in_all"] = len(last.pairings)
     return {

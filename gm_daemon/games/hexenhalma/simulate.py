@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple, TypeVar
 
-from gm_daemon.games.hexenhalma.board import GOAL, START, WALL, Board
+from gm_daemon.games.hexenhalma.board import FIELD, GOAL, START, WALL, Board
 from gm_daemon.games.hexenhalma.model import Orders, StepOrder
 
 NO_SPELL, K, M, B, I = 0, 1, 2, 3, 4  # noqa: E741 (the spell's letter)
@@ -69,6 +69,9 @@ class Fate(NamedTuple):
 
 
 Caster = tuple[int, int, int]
+# A fate made without the named tuple's own __new__ (a Python function): 80,000 of them
+# are made in a round of 200 players. tuple.__new__(Fate, fields) is the same object.
+_new_tuple = tuple.__new__
 
 
 @dataclass
@@ -116,9 +119,9 @@ def _rotate(board: Board, steps: tuple[Step, ...]) -> tuple[Step, ...]:
     )
 
 
-@dataclass(frozen=True)
-class LotKey:
-    """HH-15: what a lot is seeded with, besides the step and the field."""
+class LotKey(NamedTuple):
+    """HH-15: what a lot is seeded with, besides the step and the field. A named tuple:
+    a round of 200 players makes one per pairing, 19,900."""
 
     game: str
     round: int
@@ -145,7 +148,7 @@ class _Witch:
         self.fatigue = 0
         self.immune = 0  # immune up to and including this step
         self.jumped = -AFTER_JUMP  # J; with it, t >= J + 3 holds from the start
-        self.notes: list[tuple[str, int, int]] = []
+        self.notes: tuple[tuple[str, int, int], ...] = ()  # rare: a new tuple for each
 
 
 def play(board: Board, x: Team, y: Team, key: LotKey, *, trace: bool = False) -> Outcome:
@@ -177,22 +180,24 @@ class _Pairing:
     def run(self) -> Outcome:
         running = self.witches
         limit = self.board.max_steps
+        walk, suffer, cast, spells = self._walk, self._suffer, self._cast, self.spells
         for t in range(1, limit + 1):
             if not running:
                 break
-            running = self._walk(running, t)
-            running = self._suffer(running, t)
-            running = self._cast(running, t)
+            running = walk(running, t)
+            if spells:  # before the first spell nobody suffers, nor is anybody tired
+                running = suffer(running, t)
+            running = cast(running, t)
         for w in running:  # HH-11
             self._end(w, "starved", limit)
         arrivals = (
-            sum(f.kind == "goal" for f in self.fates[0].values()),
-            sum(f.kind == "goal" for f in self.fates[1].values()),
+            [f[0] for f in self.fates[0].values()].count("goal"),  # f[0]: the fate's kind
+            [f[0] for f in self.fates[1].values()].count("goal"),
         )
         return Outcome(arrivals, self.fates, self.log, self.paths, self.lots)
 
     def _end(self, w: _Witch, kind: str, t: int) -> None:
-        self.fates[w.team][w.number] = Fate(kind, w.pos, t, tuple(w.notes))
+        self.fates[w.team][w.number] = _new_tuple(Fate, (kind, w.pos, t, w.notes))
         if self.log is not None:
             self.log.append((t, w.team, w.number, kind, w.pos, 0))
 
@@ -202,7 +207,7 @@ class _Pairing:
 
     # --- phase 1 (HH-8) ------------------------------------------------------------------
     def _walk(self, running: list[_Witch], t: int) -> list[_Witch]:
-        cells, still, entering = self.cells, [], []
+        cells, still, entering, log = self.cells, [], [], self.log
         for w in running:
             delta, target, _, _ = w.steps[w.ptr]
             w.ptr += 1
@@ -211,11 +216,13 @@ class _Pairing:
                 w.jumped = t
             else:
                 w.pos += delta
-            if self.log is not None:
+            if log is not None:
                 self._note(w, "jump" if target >= 0 else "walk", t)
                 self.paths[(w.team, w.number)].append((t, w.pos, "~" if target >= 0 else "-"))
             cell = cells[w.pos]
-            if cell == WALL or (cell in "SZ" and cell != self.goal[w.team]):
+            if cell == FIELD:  # by far the most common: decided by one comparison
+                still.append(w)
+            elif cell == WALL or (cell in "SZ" and cell != self.goal[w.team]):
                 self._end(w, "out", t)
             elif cell in "SZ":
                 entering.append(w)
@@ -244,7 +251,7 @@ class _Pairing:
             record = spells.get(w.pos)
             if record is not None and t - record[3] <= DURATION:
                 if w.immune >= t:
-                    w.notes.append(("immune", w.pos, t))
+                    w.notes += (("immune", w.pos, t),)
                     self._note(w, "immune_saved", t, record[0])
                 elif not self._hit(w, record, t):
                     continue
@@ -260,7 +267,7 @@ class _Pairing:
         spell, team, target, _ = record
         if spell == B:
             w.pos = target
-            w.notes.append(("bann", target, t))
+            w.notes += (("bann", target, t),)
             if team == w.team:
                 w.jumped = t
             if self.log is not None:
@@ -274,30 +281,38 @@ class _Pairing:
             self._end(w, "burst", t)
             return False
         w.fatigue += self.board.sleep
-        w.notes.append(("sleep", w.pos, t))
+        w.notes += (("sleep", w.pos, t),)
         self._note(w, "fatigue", t, w.fatigue)
         return True
 
     # --- phase 3 (HH-10) -----------------------------------------------------------------
     def _cast(self, running: list[_Witch], t: int) -> list[_Witch]:
+        """The spells, then who ends now (tired, or out of steps), in one pass over the
+        witches: casting changes neither fatigue nor steps, so the ends are known before
+        the spells are placed, and written after them, in the order of the witches."""
         casts: dict[int, list[_Witch]] = {}
+        still: list[_Witch] = []
+        ending: list[tuple[_Witch, str]] = []
+        limit = self.board.max_steps
         for w in running:
-            spell = w.steps[w.ptr - 1][2]
+            steps = w.steps
+            spell = steps[w.ptr - 1][2]
             if spell == I:
                 w.immune = t + IMMUNITY
-                self._note(w, "cast", t, I)
+                if self.log is not None:
+                    self._note(w, "cast", t, I)
             elif spell:
                 casts.setdefault(w.pos, []).append(w)
-        for cell, casters in casts.items():
-            self._place(cell, casters, t)
-        still, limit = [], self.board.max_steps
-        for w in running:
             if w.fatigue and t >= limit - w.fatigue:
-                self._end(w, "asleep", t)
-            elif w.ptr == len(w.steps):
-                self._end(w, "starved", t)
+                ending.append((w, "asleep"))
+            elif w.ptr == len(steps):
+                ending.append((w, "starved"))
             else:
                 still.append(w)
+        for cell, casters in casts.items():
+            self._place(cell, casters, t)
+        for w, kind in ending:
+            self._end(w, kind, t)
         return still
 
     def _place(self, cell: int, casters: list[_Witch], t: int) -> None:
@@ -310,8 +325,9 @@ class _Pairing:
             self.lots.append((t, name, cast[casters.index(winner)], cast))
         else:
             winner = casters[0]
-        for w in casters:
-            self._note(w, "cast" if w is winner else "lost_lot", t, w.steps[w.ptr - 1][2])
+        if self.log is not None:
+            for w in casters:
+                self._note(w, "cast" if w is winner else "lost_lot", t, w.steps[w.ptr - 1][2])
         _, _, spell, bann = winner.steps[winner.ptr - 1]
         self.spells[cell] = (spell, winner.team, bann, t)
 

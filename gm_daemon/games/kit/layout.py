@@ -181,6 +181,8 @@ def fit(text: str, width: int = WIDTH) -> str:
 
 def _fit_block(block: str, width: int) -> str:
     lines = block.split("\n")
+    if max(map(len, lines)) <= width:  # most blocks: no line to look at more closely
+        return block
     if all(len(line) <= width or is_table_line(line) for line in lines):
         return block
     items: list[list[str]] = []  # each: [kind, first line, continuation lines...]
