@@ -37,15 +37,14 @@ def main() -> None:
     args = parser.parse_args()
     sys.path.insert(0, str(args.tree.resolve() if args.tree else ROOT))
     sys.path.insert(1, str(ROOT))
+    import gm_daemon
     from bench.intake_e2e import _order  # the very mails of the end-to-end bench
     from gm_daemon.envelope import read_envelope
     from gm_daemon.games import find_game
+    from gm_daemon.games.protocol import Seat
     from gm_daemon.greetings import read_orders
     from gm_daemon.mail.message import order_lines, parse_incoming
-    from gm_daemon.games.protocol import Seat
     from gm_daemon.rng import phase_rng
-
-    import gm_daemon
 
     print(f"gm_daemon from {Path(gm_daemon.__file__).parent.parent}")
     engine = find_game("highnoon")

@@ -23,10 +23,9 @@ import re
 from collections.abc import Collection, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Generic, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 from gm_daemon.games.kit.phrases import Phrases
-from gm_daemon.games.protocol import Seat
 from gm_daemon.games.text import fold
 
 T = TypeVar("T", bound=Hashable)
@@ -183,17 +182,27 @@ def _remember(memo: dict[K, V], asked: K, answer: V) -> V:
     return answer
 
 
-def of_seats(seats: Iterable[Seat]) -> Names[str]:
+class Named(Protocol):
+    """A seat, or anything with a seat's id and name (an engine's player record)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def name(self) -> str: ...
+
+
+def of_seats(seats: Iterable[Named]) -> Names[str]:
     """The players of a game by seat id, each found by its name and by its id. The same
-    roster gives the same (unchanging) ``Names``, so every mail of a game and phase asks
-    one instance and its remembered answers; a renamed, added or removed seat is another
-    roster and gets its own."""
-    return _of_seats(tuple(seats))
+    roster (ids and names, in order) gives the same unchanging ``Names``, so every mail of a
+    game asks one instance and its remembered answers; a renamed, added or removed seat is
+    another roster and gets its own."""
+    return _of_roster(tuple((seat.id, seat.name) for seat in seats))
 
 
 @lru_cache(maxsize=256)
-def _of_seats(seats: tuple[Seat, ...]) -> Names[str]:
-    return Names((seat.id, (seat.name, seat.id)) for seat in seats)
+def _of_roster(roster: tuple[tuple[str, str], ...]) -> Names[str]:
+    return Names((seat, (name, seat)) for seat, name in roster)
 
 
 def did_you_mean(lang: str, name: str) -> str:
