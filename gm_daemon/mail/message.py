@@ -954,6 +954,15 @@ _MOBILE_SIGNATURE = re.compile(
     re.IGNORECASE,
 )
 
+# Any of the three above, in one pass: nearly every line is none of them.
+_ENDS_TEXT = re.compile(
+    "|".join(f"(?:{p.pattern})" for p in (_ORIGINAL_MESSAGE, _OUTLOOK_RULE, _MOBILE_SIGNATURE)),
+    re.IGNORECASE,
+)
+# Either of _QUOTE_FROM and _QUOTE_DATE: a line that is neither starts no quote header block.
+_QUOTE_HEADER = re.compile(
+    r"^\s*\*?(von|from|gesendet|sent|datum|date)\s*:\s*\*?\s*\S", re.IGNORECASE
+)
 
 # No game's orders come near this; a pasted novel is answered by its first lines alone.
 MAX_LINES = 10_000
@@ -982,14 +991,14 @@ def _ends_text(line: str, content: str) -> bool:
     return (
         line.rstrip() == "--"
         or content.strip().upper() in ("ENDE", "END")
-        or bool(_ORIGINAL_MESSAGE.match(line))
-        or bool(_OUTLOOK_RULE.match(line))
-        or bool(_MOBILE_SIGNATURE.match(line))
+        or bool(_ENDS_TEXT.match(line))
     )
 
 
 def _quote_headers_at(lines: list[str], index: int) -> bool:
     """A "Von:" line and a "Gesendet:"/"Datum:" line close together start a quoted mail."""
+    if not _QUOTE_HEADER.match(lines[index]):
+        return False
     following = lines[index + 1 : index + 4]
     return bool(
         (_QUOTE_FROM.match(lines[index]) and any(map(_QUOTE_DATE.match, following)))
@@ -1009,10 +1018,11 @@ def _reply_header_lines(lines: list[str]) -> set[int]:
         if _is_quoted(line):
             continue
         nxt = lines[i + 1] if i + 1 < len(lines) else ""
-        if _REPLY_HEADER.match(line):
+        starts = _REPLY_HEADER_START.match(line)  # _REPLY_HEADER begins the same way
+        if starts and _REPLY_HEADER.match(line):
             found.add(i)
         elif (
-            _REPLY_HEADER_START.match(line)
+            starts
             and not _is_quoted(nxt)
             and _REPLY_HEADER.match(f"{line} {nxt}")
             and _quote_follows(lines, i + 2)
