@@ -175,6 +175,15 @@ class _Parts:
         self._params: dict[tuple[Message, str], list[tuple[str, Any]] | None] = {}
         self._filename: dict[Message, str] = {}
         self._attachment: dict[Message, bool] = {}
+        self._names: dict[Message, frozenset[str]] = {}
+
+    def has(self, part: Message, header: str) -> bool:
+        """Whether the part has the (lower-case) header at all: ``part.get`` and
+        ``get_params`` scan every header for a name, and most parts lack most of them."""
+        names = self._names.get(part)
+        if names is None:
+            names = self._names[part] = frozenset(name.lower() for name in part)
+        return header in names
 
     def ctype(self, part: Message) -> str:
         """``part.get_content_type()``."""
@@ -194,8 +203,9 @@ class _Parts:
         the header's parameters parsed once (``get_params`` unquotes just as ``get_param``)."""
         key = (part, header)
         params = self._params.get(key, _UNSET)
-        if params is _UNSET:
-            params = self._params[key] = part.get_params(header=header)
+        if params is _UNSET:  # get_params gives None for a missing header, too
+            params = part.get_params(header=header) if self.has(part, header) else None
+            self._params[key] = params
         if params is None:
             return failobj
         wanted = name.lower()
@@ -636,7 +646,8 @@ def _leaf_parts(msg: Message, parts: _Parts) -> Iterator[Message]:
 
 def _is_attachment(part: Message, parts: _Parts) -> bool:
     """Use ``parts.attachment``, which asks this once per part."""
-    disposition = str(part.get("content-disposition", "")).split(";", 1)[0].strip().lower()
+    declared = part.get("content-disposition", "") if parts.has(part, "content-disposition") else ""
+    disposition = str(declared).split(";", 1)[0].strip().lower()
     return disposition == "attachment" or bool(parts.filename(part))
 
 
