@@ -154,10 +154,16 @@ def parse_line(text: str) -> OrderLine:
     Plain lines are read by ``quickread``, everything else (and every mistake) by the
     grammar, so both give the same line object and the same error (see quickread's
     docstring)."""
-    read = _read(text.replace("\u00a0", " ").strip())
+    cleaned = text.replace("\u00a0", " ").strip()
+    read = _read(cleaned) if len(cleaned) <= _REMEMBERED_LENGTH else _read.__wrapped__(cleaned)
     if isinstance(read, _Mistake):
         raise LineSyntaxError(read.label, read.column)
     return read
+
+
+# Lines up to this long have their readings remembered; an order line is far shorter, and a
+# pasted wall of text must not fill the memory.
+_REMEMBERED_LENGTH = 200
 
 
 @dataclass(frozen=True)
