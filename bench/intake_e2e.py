@@ -176,6 +176,7 @@ def _start(setup: Setup, *args: str) -> subprocess.Popen[bytes]:
         env["PYTHONPATH"] = str(TREE)
         command = [
             sys.executable,
+            "-P",  # without it "-c" puts the working directory (this checkout) first
             "-c",
             "import sys; from gm_daemon.cli import main; sys.exit(main())",
         ]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from gm_daemon.games.protocol import Accepted, Line, OrdersRejected, Problem, ProblemKind
@@ -45,6 +46,21 @@ _NAME = re.compile(rf"^{_WORD}(?:\s+{_WORD}){{0,2}}[\s,.!]*$")
 
 def is_greeting(text: str) -> bool:
     """Whether a whole line reads as a greeting or closing, optionally with a name."""
+    return _is_greeting(text) if len(text) <= _REMEMBERED_LENGTH else _greets(text)
+
+
+# Lines up to this long have their answers remembered: the same "Hallo," and "Gruß" close
+# mail after mail, and the answer depends on the text alone; a long line is no greeting
+# worth remembering (nor memory worth spending).
+_REMEMBERED_LENGTH = 80
+
+
+@lru_cache(maxsize=1024)
+def _is_greeting(text: str) -> bool:
+    return _greets(text)
+
+
+def _greets(text: str) -> bool:
     match = _GREETING.match(fold(text).strip())
     if match is None:
         return False

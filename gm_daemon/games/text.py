@@ -12,5 +12,7 @@ _UMLAUTS = str.maketrans(
 def fold(text: str) -> str:
     """Lower-case, umlauts as ae/oe/ue/ss, other diacritics dropped: "Glück" == "Glueck"."""
     text = text.translate(_UMLAUTS).lower()
+    if text.isascii():  # no ASCII character decomposes or combines: NFKD would change nothing
+        return text
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(c for c in decomposed if not unicodedata.combining(c))

@@ -11,6 +11,7 @@ victim, in the GM's name.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 # atext of RFC 5322, plus any non-ASCII character (RFC 6531 lets providers hand out "jürgen@").
 _ATOM = r"(?:[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]|[^\x00-\x7f])+"
@@ -44,7 +45,10 @@ def _local_problem(local: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=1024)
 def _domain_problem(domain: str) -> str | None:
+    """Remembered: a few domains send nearly every mail, and the IDNA codec is the dearest
+    step of the check (the answer depends on the domain alone)."""
     try:
         ascii_domain = domain.encode("idna").decode("ascii").lower()
     except (UnicodeError, ValueError):

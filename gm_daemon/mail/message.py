@@ -175,6 +175,15 @@ class _Parts:
         self._params: dict[tuple[Message, str], list[tuple[str, Any]] | None] = {}
         self._filename: dict[Message, str] = {}
         self._attachment: dict[Message, bool] = {}
+        self._names: dict[Message, frozenset[str]] = {}
+
+    def has(self, part: Message, header: str) -> bool:
+        """Whether the part has the (lower-case) header at all: ``part.get`` and
+        ``get_params`` scan every header for a name, and most parts lack most of them."""
+        names = self._names.get(part)
+        if names is None:
+            names = self._names[part] = frozenset(name.lower() for name in part)
+        return header in names
 
     def ctype(self, part: Message) -> str:
         """``part.get_content_type()``."""
@@ -194,8 +203,9 @@ class _Parts:
         the header's parameters parsed once (``get_params`` unquotes just as ``get_param``)."""
         key = (part, header)
         params = self._params.get(key, _UNSET)
-        if params is _UNSET:
-            params = self._params[key] = part.get_params(header=header)
+        if params is _UNSET:  # get_params gives None for a missing header, too
+            params = part.get_params(header=header) if self.has(part, header) else None
+            self._params[key] = params
         if params is None:
             return failobj
         wanted = name.lower()
@@ -636,7 +646,8 @@ def _leaf_parts(msg: Message, parts: _Parts) -> Iterator[Message]:
 
 def _is_attachment(part: Message, parts: _Parts) -> bool:
     """Use ``parts.attachment``, which asks this once per part."""
-    disposition = str(part.get("content-disposition", "")).split(";", 1)[0].strip().lower()
+    declared = part.get("content-disposition", "") if parts.has(part, "content-disposition") else ""
+    disposition = str(declared).split(";", 1)[0].strip().lower()
     return disposition == "attachment" or bool(parts.filename(part))
 
 
@@ -954,6 +965,15 @@ _MOBILE_SIGNATURE = re.compile(
     re.IGNORECASE,
 )
 
+# Any of the three above, in one pass: nearly every line is none of them.
+_ENDS_TEXT = re.compile(
+    "|".join(f"(?:{p.pattern})" for p in (_ORIGINAL_MESSAGE, _OUTLOOK_RULE, _MOBILE_SIGNATURE)),
+    re.IGNORECASE,
+)
+# Either of _QUOTE_FROM and _QUOTE_DATE: a line that is neither starts no quote header block.
+_QUOTE_HEADER = re.compile(
+    r"^\s*\*?(von|from|gesendet|sent|datum|date)\s*:\s*\*?\s*\S", re.IGNORECASE
+)
 
 # No game's orders come near this; a pasted novel is answered by its first lines alone.
 MAX_LINES = 10_000
@@ -982,14 +1002,14 @@ def _ends_text(line: str, content: str) -> bool:
     return (
         line.rstrip() == "--"
         or content.strip().upper() in ("ENDE", "END")
-        or bool(_ORIGINAL_MESSAGE.match(line))
-        or bool(_OUTLOOK_RULE.match(line))
-        or bool(_MOBILE_SIGNATURE.match(line))
+        or bool(_ENDS_TEXT.match(line))
     )
 
 
 def _quote_headers_at(lines: list[str], index: int) -> bool:
     """A "Von:" line and a "Gesendet:"/"Datum:" line close together start a quoted mail."""
+    if not _QUOTE_HEADER.match(lines[index]):
+        return False
     following = lines[index + 1 : index + 4]
     return bool(
         (_QUOTE_FROM.match(lines[index]) and any(map(_QUOTE_DATE.match, following)))
@@ -1009,10 +1029,11 @@ def _reply_header_lines(lines: list[str]) -> set[int]:
         if _is_quoted(line):
             continue
         nxt = lines[i + 1] if i + 1 < len(lines) else ""
-        if _REPLY_HEADER.match(line):
+        starts = _REPLY_HEADER_START.match(line)  # _REPLY_HEADER begins the same way
+        if starts and _REPLY_HEADER.match(line):
             found.add(i)
         elif (
-            _REPLY_HEADER_START.match(line)
+            starts
             and not _is_quoted(nxt)
             and _REPLY_HEADER.match(f"{line} {nxt}")
             and _quote_follows(lines, i + 2)

@@ -147,6 +147,18 @@ def test_odd_lines_give_the_grammars_line_or_error(text: str) -> None:
     _assert_same(text)
 
 
+@pytest.mark.parametrize(
+    "text", [*PLAIN[:5], *ODD, "Glück: " + "19, " * 60 + "1", "Glück: " + "19, " * 60 + "x"]
+)
+def test_a_line_read_again_reads_the_same(text: str) -> None:
+    """``parse_line`` remembers its readings: the second answer (and the error raised anew,
+    with its label and column) is the first, and the grammar's; spellings of one line with
+    other spaces are the same line."""
+    first = _outcome(parse_line, text)
+    assert _outcome(parse_line, text) == first == _outcome(parse_line_by_grammar, text)
+    assert _outcome(parse_line, f" {text}\u00a0") == first
+
+
 def _case_lines() -> list[str]:
     cases = load_json("orders_cases.json")
     texts = [case["text"] for kind in ("accepted", "rejected") for case in cases[kind]]

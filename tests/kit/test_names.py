@@ -119,3 +119,43 @@ def test_fold_writes_umlauts_as_two_letters() -> None:
     assert fold("Glück") == fold("Glueck") == "glueck"
     assert fold("Straße") == "strasse"
     assert fold("Zoë") == "zoe"
+
+
+@pytest.mark.parametrize(("written", "found", "guess"), CASES, ids=[c[0] or "empty" for c in CASES])
+def test_asked_again_the_matcher_answers_the_same(
+    written: str, found: list[str], guess: str | None
+) -> None:
+    """Answers are remembered per roster: asking twice (and changing the answer's list in
+    between) must not change the second answer."""
+    first = PLAYERS.find(written)
+    first.append("changed by the caller")
+    assert PLAYERS.find(written) == found
+    assert PLAYERS.find(written, among={"anna"}) == PLAYERS.find(written, among=["anna"])
+    if not found:
+        assert PLAYERS.guess(written) == PLAYERS.guess(written) == guess
+
+
+@pytest.mark.parametrize(
+    ("roster", "written", "found"),
+    [
+        ([Seat("a", "Hans Glück"), Seat("b", "V. Pech")], "Glück", ["a"]),
+        ([Seat("a", "Hans Sonne"), Seat("b", "V. Pech")], "Glück", []),  # renamed
+        ([Seat("a", "Hans Sonne"), Seat("b", "V. Pech")], "Sonne", ["a"]),
+        ([Seat("b", "V. Pech")], "Hans", []),  # removed
+        ([Seat("b", "V. Pech"), Seat("c", "Hans Glück")], "Glück", ["c"]),  # another id
+    ],
+)
+def test_a_changed_roster_is_matched_as_it_is_now(
+    roster: list[Seat], written: str, found: list[str]
+) -> None:
+    """The one ``Names`` per roster is keyed by ids and names: a renamed, removed or
+    re-seated player is another roster, never the remembered answers of the old one."""
+    of_seats(SEATS).find(written)  # a roster asked before
+    assert of_seats(roster).find(written) == found
+    assert of_seats(iter(roster)).find(written) == found
+
+
+def test_fold_keeps_ascii_and_drops_other_accents() -> None:
+    assert fold("Plain ASCII, Text 1!") == "plain ascii, text 1!"
+    assert fold("Crème Brûlée") == "creme brulee"
+    assert fold("\u212a") == "k"  # the Kelvin sign lower-cases to ASCII

@@ -25,7 +25,7 @@ from gm_daemon.games.highnoon.syntax import (
 )
 from gm_daemon.games.highnoon.texts import quoted, say
 from gm_daemon.games.kit import names
-from gm_daemon.games.protocol import Accepted, Line, OrdersRejected, Problem, ProblemKind, Seat
+from gm_daemon.games.protocol import Accepted, Line, OrdersRejected, Problem, ProblemKind
 
 
 @dataclass
@@ -48,10 +48,18 @@ class _Reading:
     # --- helpers -------------------------------------------------------------------
     @cached_property
     def players(self) -> names.Names[str]:
-        return names.of_seats(Seat(p.id, p.name) for p in self.state.players)
+        return names.of_seats(self.state.players)
+
+    @cached_property
+    def _names(self) -> dict[str, str]:
+        return {p.id: p.name for p in self.state.players}
 
     def name_of(self, seat: str) -> str:
-        return self.state.player(seat).name
+        """``state.player(seat).name``, by a table built once per reading."""
+        try:
+            return self._names[seat]
+        except KeyError:
+            return self.state.player(seat).name  # raises as it always did
 
     def error(self, line: Line | None, kind: ProblemKind, message: str, hint: str = "") -> None:
         self.errors.append(_problem(line, kind, message, hint))
@@ -296,17 +304,15 @@ def _challenge_target(reading: _Reading, line: Line, written: str, kept: list[st
     lang, state = reading.lang, reading.state
     active = [seat for seat in state.playing() if seat != reading.seat]
     found = reading.resolve(written, set(active))
-    targets = say(lang, "challenge.players.hint", names=", ".join(map(reading.name_of, active)))
     if not found and reading.near_miss(line, written, set(active), "challenge.unknown_name"):
         return None
     if not found:
-        reading.warn(
-            line, ProblemKind.ILLEGAL, say(lang, "challenge.unknown", name=written), targets
-        )
+        message = say(lang, "challenge.unknown", name=written)
+        reading.warn(line, ProblemKind.ILLEGAL, message, _targets(reading, active))
     elif len(found) > 1:
         candidates = ", ".join(map(reading.name_of, found))
         message = say(lang, "challenge.ambiguous", name=written, candidates=candidates)
-        reading.warn(line, ProblemKind.AMBIGUOUS, message, targets)
+        reading.warn(line, ProblemKind.AMBIGUOUS, message, _targets(reading, active))
     elif found[0] == reading.seat:
         reading.warn(line, ProblemKind.ILLEGAL, say(lang, "challenge.self"))
     elif found[0] not in active:
@@ -318,6 +324,12 @@ def _challenge_target(reading: _Reading, line: Line, written: str, kept: list[st
     else:
         return found[0]
     return None
+
+
+def _targets(reading: _Reading, active: list[str]) -> str:
+    """The hint naming whom a challenge may name: only said beside a void one."""
+    names = ", ".join(map(reading.name_of, active))
+    return say(reading.lang, "challenge.players.hint", names=names)
 
 
 def _check_budget(reading: _Reading) -> None:

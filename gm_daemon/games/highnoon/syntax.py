@@ -8,7 +8,8 @@ it resembles, so the reply can name it and show the right form.
 
 from __future__ import annotations
 
-from functools import cache
+from dataclasses import dataclass
+from functools import cache, lru_cache
 
 from lark import Lark, Token, Transformer, UnexpectedInput
 
@@ -154,10 +155,39 @@ def parse_line(text: str) -> OrderLine:
     grammar, so both give the same line object and the same error (see quickread's
     docstring)."""
     cleaned = text.replace("\u00a0", " ").strip()
+    read = _read(cleaned) if len(cleaned) <= _REMEMBERED_LENGTH else _read.__wrapped__(cleaned)
+    if isinstance(read, _Mistake):
+        raise LineSyntaxError(read.label, read.column)
+    return read
+
+
+# Lines up to this long have their readings remembered; an order line is far shorter, and a
+# pasted wall of text must not fill the memory.
+_REMEMBERED_LENGTH = 200
+
+
+@dataclass(frozen=True)
+class _Mistake:
+    """A refused line as ``_read`` remembers it: a fresh ``LineSyntaxError`` is raised from
+    it each time (an exception object kept would hold its traceback's frames)."""
+
+    label: str
+    column: int | None
+
+
+@lru_cache(maxsize=4096)
+def _read(cleaned: str) -> OrderLine | _Mistake:
+    """The line object or the mistake, remembered by the line's text: players send the same
+    lines again and again ("Herausforderungen: keine", "Duelle:", a greeting, the duel line
+    of last round), the grammar is fixed for the process's life, and line objects are
+    frozen, so a remembered answer is the answer."""
     quick = quick_line(cleaned, _keyword_classes())
     if quick is not None:
         return quick
-    return _by_grammar(cleaned)
+    try:
+        return _by_grammar(cleaned)
+    except LineSyntaxError as mistake:
+        return _Mistake(mistake.label, mistake.column)
 
 
 def parse_line_by_grammar(text: str) -> OrderLine:

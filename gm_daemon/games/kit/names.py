@@ -23,10 +23,9 @@ import re
 from collections.abc import Collection, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Generic, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 from gm_daemon.games.kit.phrases import Phrases
-from gm_daemon.games.protocol import Seat
 from gm_daemon.games.text import fold
 
 T = TypeVar("T", bound=Hashable)
@@ -112,6 +111,10 @@ class Names(Generic[T]):
             _Entry(thing, spellings[0], tuple(words(s) for s in spellings))
             for thing, spellings in entries
         ]
+        # Answers by written words (and ``among``), kept for this instance's life: the
+        # entries never change after construction, so an answer never goes stale.
+        self._found: dict[tuple[str, ...], tuple[T, ...]] = {}
+        self._guessed: dict[tuple[str, frozenset[T] | None], T | None] = {}
 
     def label(self, thing: T) -> str:
         return next(e.label for e in self._entries if e.thing == thing)
@@ -123,13 +126,22 @@ class Names(Generic[T]):
         target = words(written)
         if not target:
             return []
-        found = [e.thing for e in self._entries if target in e.spellings]
-        if not found:
-            found = [e.thing for e in self._entries if any(fits(target, s) for s in e.spellings)]
+        known = self._found.get(target)
+        if known is None:
+            known = _remember(self._found, target, self._find(target))
+        found = list(known)
         if len(found) > 1 and among is not None:
             narrowed = [thing for thing in found if thing in among]
             if len(narrowed) == 1:
                 return narrowed
+        return found
+
+    def _find(self, target: tuple[str, ...]) -> tuple[T, ...]:
+        found = tuple(e.thing for e in self._entries if target in e.spellings)
+        if not found:
+            found = tuple(
+                e.thing for e in self._entries if any(fits(target, s) for s in e.spellings)
+            )
         return found
 
     def guess(self, written: str, among: Collection[T] | None = None) -> T | None:
@@ -138,6 +150,12 @@ class Names(Generic[T]):
         target = key(written)
         if not target:
             return None
+        asked = (target, None if among is None else frozenset(among))
+        if asked in self._guessed:
+            return self._guessed[asked]
+        return _remember(self._guessed, asked, self._guess(target, among))
+
+    def _guess(self, target: str, among: Collection[T] | None) -> T | None:
         spellings = [
             (form, entry.thing)
             for entry in self._entries
@@ -149,9 +167,42 @@ class Names(Generic[T]):
         return close[0] if len(close) == 1 else None
 
 
-def of_seats(seats: Iterable[Seat]) -> Names[str]:
-    """The players of a game by seat id, each found by its name and by its id."""
-    return Names((seat.id, (seat.name, seat.id)) for seat in seats)
+# Answers one ``Names`` keeps (each of find and guess) before it starts afresh: a game's
+# mails name the same few players again and again, while a flood of made-up names must not
+# grow the memory without end.
+REMEMBERED = 512
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+def _remember(memo: dict[K, V], asked: K, answer: V) -> V:
+    if len(memo) >= REMEMBERED:
+        memo.clear()
+    memo[asked] = answer
+    return answer
+
+
+class Named(Protocol):
+    """A seat, or anything with a seat's id and name (an engine's player record)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def name(self) -> str: ...
+
+
+def of_seats(seats: Iterable[Named]) -> Names[str]:
+    """The players of a game by seat id, each found by its name and by its id. The same
+    roster (ids and names, in order) gives the same unchanging ``Names``, so every mail of a
+    game asks one instance and its remembered answers; a renamed, added or removed seat is
+    another roster and gets its own."""
+    return _of_roster(tuple((seat.id, seat.name) for seat in seats))
+
+
+@lru_cache(maxsize=256)
+def _of_roster(roster: tuple[tuple[str, str], ...]) -> Names[str]:
+    return Names((seat, (name, seat)) for seat, name in roster)
 
 
 def did_you_mean(lang: str, name: str) -> str:
