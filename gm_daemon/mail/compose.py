@@ -244,18 +244,18 @@ def _text_part_body(body: str) -> str:
 
 
 @lru_cache(maxsize=8192)
-def _quoted_line(line: bytes) -> str:
-    """One line of ``_text_part_body``, with its CRLF. ``body_encode`` quotes each line on
-    its own, so the lines of a text can be quoted one by one; and the mails of one result
+def _quoted_line(line: bytes, width: int = _MAX_LINE) -> str:
+    """One line of ``_text_part_body`` (``width`` 78) or of ``_quoted_printable`` (76),
+    with its CRLF. ``body_encode`` quotes each line on its own, so the lines of a text can be quoted one by one; and the mails of one result
     share most of theirs (200 players get the same 200 lines of standings), so a line
-    quoted once is kept. A line that needs no soft break (at most 78 characters quoted)
+    quoted once is kept. A line that needs no soft break (at most ``width`` characters quoted)
     and does not end in a blank is just its characters quoted, which ``str.translate``
     does at once; ``body_encode`` is left the long lines and those ending in a blank."""
     text = line.decode("latin-1")
     quoted = text.translate(_QUOTED)
-    if len(quoted) <= _MAX_LINE and not quoted.endswith((" ", "\t")):
+    if len(quoted) <= width and not quoted.endswith((" ", "\t")):
         return quoted + "\r\n"
-    return body_encode(text, _MAX_LINE).replace("\n", "\r\n") + "\r\n"
+    return body_encode(text, width).replace("\n", "\r\n") + "\r\n"
 
 
 # Each octet as quoted-printable writes it: itself, or "=XY" where ``body_check`` says it
@@ -333,15 +333,9 @@ def _quoted_printable(body: str) -> str:
     """The body as ``set_content(cte="quoted-printable")`` writes it: lines normalised,
     a final line break, UTF-8 bytes quoted to 76 columns. ``body_encode`` quotes every
     line on its own (a line break is never quoted, nor split), so the body is quoted a
-    line at a time, and each line once (``_quoted_body_line``)."""
-    return "".join([_quoted_body_line(line) for line in body.splitlines() or [""]])
-
-
-@lru_cache(maxsize=8192)
-def _quoted_body_line(line: str) -> str:
-    """One line of ``_quoted_printable``, with its CRLF. The acknowledgements of a burst
-    share most of their lines (the greeting, the notes, the deadline, the sign-off)."""
-    return body_encode(line.encode("utf-8").decode("latin-1"), 76, eol="\r\n") + "\r\n"
+    line at a time, each line once (``_quoted_line``: the acknowledgements of a burst
+    share most of their lines, the greeting, the notes, the deadline, the sign-off)."""
+    return "".join([_quoted_line(line.encode("utf-8"), 76) for line in body.splitlines() or [""]])
 
 
 @lru_cache(maxsize=64)
