@@ -7,6 +7,7 @@ SMTP passwords come from a file or an environment variable.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import re
 import tomllib
@@ -988,7 +989,10 @@ class ConfigError(Exception):
         super().__init__(f"{path}: " + "; ".join(problems))
 
 
+@functools.lru_cache(maxsize=4096)
 def slugify(name: str) -> str:
+    """A seat id made from a name. Kept per name: every mail asks for the seat ids of its
+    game's players (``language_of``), and the answer depends on the name alone."""
     from gm_daemon.games.text import fold
 
     return re.sub(r"[^a-z0-9]+", "-", fold(name)).strip("-") or "player"
