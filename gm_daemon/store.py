@@ -961,24 +961,26 @@ class Store:
         """Keep a fetched message; False if it is already here: the same mailbox key, or the
         same Message-ID from the same sender with the same content (``content``: a digest of
         what the mail says). A Message-ID alone proves nothing: anyone can reuse one, and a
-        forger must not make the daemon drop another player's mail."""
-        if (
-            message_id
-            and self.db.execute(
-                "SELECT 1 FROM inbox WHERE message_id = ? AND sender IS ? AND content IS ?",
-                (message_id, sender, content),
-            ).fetchone()
-        ):
-            return False
+        forger must not make the daemon drop another player's mail. One statement: the
+        look for the same mail is the insert's condition."""
         cursor = self.db.execute(
             "INSERT OR IGNORE INTO inbox(key, message_id, sender, content, received_at, raw)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            (key, message_id, sender, content, iso(at), raw),
-        )
+            " SELECT ?, ?, ?, ?, ?, ? WHERE COALESCE(?, '') = '' OR NOT EXISTS"
+            " (SELECT 1 FROM inbox WHERE message_id = ? AND sender IS ? AND content IS ?)",
+            (key, message_id, sender, content, iso(at), raw, message_id, message_id, sender,
+             content),
+        )  # fmt: skip
         return cursor.rowcount == 1
 
-    def has_key(self, key: str) -> bool:
-        return self.db.execute("SELECT 1 FROM inbox WHERE key = ?", (key,)).fetchone() is not None
+    def known_keys(self, keys: Sequence[str]) -> set[str]:
+        """Which of ``keys`` (mailbox keys) are stored already, for a fetched chunk at once."""
+        known: set[str] = set()
+        for first in range(0, len(keys), 500):  # SQLite's limit of values is far above
+            part = keys[first : first + 500]
+            marks = ", ".join("?" * len(part))
+            query = f"SELECT key FROM inbox WHERE key IN ({marks})"
+            known.update(r[0] for r in self.db.execute(query, part))
+        return known
 
     def unprocessed(self) -> list[InboxRow]:
         return [
