@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import math
 import sqlite3
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
@@ -195,8 +196,21 @@ SEATS_KEPT = 8192
 _RUNNING = "NOT finished AND NOT paused AND held IS NULL AND waiting IS NULL AND preview_of IS NULL"
 
 
+# The last moment ``iso`` wrote, as (whole seconds since the epoch, text): a mail stores
+# several moments of one second (received, answered, its orders), each written alike.
+_last_iso: tuple[int, str] = (0, "1970-01-01T00:00:00+00:00")
+
+
 def iso(moment: datetime) -> str:
-    return moment.astimezone(UTC).isoformat(timespec="seconds")
+    """The moment in UTC to the second, as the database keeps every moment."""
+    global _last_iso
+    second = math.floor(moment.timestamp())
+    last = _last_iso
+    if last[0] == second:
+        return last[1]
+    text = moment.astimezone(UTC).isoformat(timespec="seconds")
+    _last_iso = (second, text)  # one object: a thread reading it sees a pair that belongs
+    return text
 
 
 def from_iso(text: str) -> datetime:
