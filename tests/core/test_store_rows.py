@@ -11,6 +11,7 @@ import sqlite3
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -196,3 +197,22 @@ def test_every_change_of_games_or_players_forgets_what_is_kept() -> None:
     assert not wrong, wrong
     assert _writes_to("UPDATE games SET x = 1", "games")  # the check itself finds one
     assert not _writes_to("SELECT * FROM games", "games")
+
+
+MOMENTS = {
+    "UTC": datetime(2026, 11, 27, 12, 0, 5, 999_999, tzinfo=UTC),
+    "the same second, other microseconds": datetime(2026, 11, 27, 12, 0, 5, 1, tzinfo=UTC),
+    "the same second in Berlin": datetime(2026, 11, 27, 13, 0, 5, tzinfo=ZoneInfo("Europe/Berlin")),
+    "the next second": datetime(2026, 11, 27, 12, 0, 6, tzinfo=UTC),
+    "summer time in Berlin": datetime(2026, 7, 1, 2, 30, tzinfo=ZoneInfo("Europe/Berlin")),
+    "before 1970": datetime(1969, 12, 31, 23, 59, 59, 500_000, tzinfo=UTC),
+    "the earliest moment": datetime.min.replace(tzinfo=UTC),
+}
+
+
+@pytest.mark.parametrize("order", ["forward", "backward"])
+def test_iso_writes_every_moment_as_utc_to_the_second(order: str) -> None:
+    """``iso`` keeps the last second's text: whatever came before, the text is the moment's."""
+    moments = list(MOMENTS.values())
+    for moment in moments if order == "forward" else moments[::-1]:
+        assert store_module.iso(moment) == moment.astimezone(UTC).isoformat(timespec="seconds")
