@@ -176,6 +176,7 @@ def _start(setup: Setup, *args: str) -> subprocess.Popen[bytes]:
         env["PYTHONPATH"] = str(TREE)
         command = [
             sys.executable,
+            "-P",  # not the current directory first: from the repository root it is this tree
             "-c",
             "import sys; from gm_daemon.cli import main; sys.exit(main())",
         ]
