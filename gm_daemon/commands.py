@@ -262,13 +262,54 @@ def _wrap(game_command: GameCommand[Any]) -> Command:
     return _wrapped
 
 
+@dataclass(frozen=True)
+class _Kept:
+    """An engine's commands, wrapped once, and looked up by folded name (``find``)."""
+
+    engine: object
+    game_commands: object  # the engine's own ``commands`` as they were when wrapped
+    leaves: bool  # ``can_leave``: RESIGN is offered
+    commands: tuple[Command, ...]
+    by_name: dict[str, Command]
+
+
+# By engine (its id, the engine kept so the id stays its own): the commands are a property
+# of the kind, not of a game or phase, so one wrapping serves every mail; made again when the
+# engine's ``commands`` is another object than the one wrapped, or its ``leave`` came or went.
+_KEPT: dict[int, _Kept] = {}
+
+
+def _kept(engine: Any) -> _Kept:
+    game, leaves = getattr(engine, "commands", ()), can_leave(engine)
+    kept = _KEPT.get(id(engine))
+    if (
+        kept is None
+        or kept.engine is not engine
+        or kept.game_commands is not game
+        or kept.leaves != leaves
+    ):
+        resign = (RESIGN,) if leaves else ()
+        commands = CORE + resign + tuple(_wrap(c) for c in game_commands(engine))
+        by_name: dict[str, Command] = {}
+        for command in commands:  # the first command with a name wins, as in a scan
+            for names in command.names.values():
+                for name in names:
+                    by_name.setdefault(fold(name), command)
+        kept = _Kept(engine, game, leaves, commands, by_name)
+        if len(_KEPT) >= 64:  # engines made by tests; the real ones are a handful
+            _KEPT.clear()
+        _KEPT[id(engine)] = kept
+    return kept
+
+
 def commands_of(loaded: Loaded) -> tuple[Command, ...]:
-    resign = (RESIGN,) if can_leave(loaded.engine) else ()
-    return CORE + resign + tuple(_wrap(c) for c in game_commands(loaded.engine))
+    return _kept(loaded.engine).commands
 
 
 def find(loaded: Loaded, word: str) -> Command | None:
-    return next((c for c in commands_of(loaded) if c.matches(word)), None)
+    """The command named ``word`` (folded: ``hilfe``, ``Zurueckziehen``), as the first of
+    ``commands_of`` whose ``matches`` it would be."""
+    return _kept(loaded.engine).by_name.get(fold(word))
 
 
 def listing(loaded: Loaded) -> str:

@@ -7,10 +7,13 @@ SMTP passwords come from a file or an environment variable.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import re
 import tomllib
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from functools import cached_property
 from pathlib import Path
 from typing import Annotated, Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -876,10 +879,24 @@ class GameConfig(Strict):
 
     def language_of(self, seat: str) -> str:
         """A player's own language, else the game's (also for a seat no longer configured)."""
-        for player in self.players:
-            if player.seat_id() == seat:
-                return player.language or self.language
-        return self.language
+        return self._own_languages().get(seat) or self.language
+
+    @cached_property
+    def _seat_index(self) -> _SeatIndex:
+        return _SeatIndex()
+
+    def _own_languages(self) -> dict[str, Language | None]:
+        """Each configured seat's own language (None: the game's), the first player of a
+        seat id winning as a walk through them finds him: every mail and every reply asks,
+        and a game of 200 players is not walked for it. Made again when ``players`` is
+        another list or changed its length; a reload makes a new config."""
+        index = self._seat_index
+        if index.players is not self.players or index.count != len(self.players):
+            own: dict[str, Language | None] = {}
+            for player in self.players:
+                own.setdefault(player.seat_id(), player.language)
+            index.players, index.count, index.own = self.players, len(self.players), own
+        return index.own
 
     def languages_by_seat(self) -> dict[str, str]:
         """``language_of`` for every configured seat at once: a result to 200 players asks
@@ -973,10 +990,44 @@ class Config(Strict):
         return self
 
     def game(self, game_id: str) -> GameConfig:
-        for game in self.games:
-            if game.id == game_id:
-                return game
-        raise KeyError(game_id)
+        try:
+            return self._games_by_id()[game_id]
+        except KeyError:
+            raise KeyError(game_id) from None
+
+    def has_game(self, game_id: str) -> bool:
+        return game_id in self._games_by_id()
+
+    @cached_property
+    def _game_index(self) -> _GameIndex:
+        return _GameIndex()
+
+    def _games_by_id(self) -> dict[str, GameConfig]:
+        """``games`` by id: every mail asks for its game's config (and whether its sender's
+        games are configured), and a thousand games are not walked for it. Made again when
+        ``games`` is another list or changed its length; a reload makes a new ``Config``.
+        Kept outside the fields: a config equals another of the same content."""
+        index = self._game_index
+        if index.games is not self.games or index.count != len(self.games):
+            by_id: dict[str, GameConfig] = {}
+            for game in self.games:
+                by_id.setdefault(game.id, game)  # the first, as a walk through them finds
+            index.games, index.count, index.by_id = self.games, len(self.games), by_id
+        return index.by_id
+
+
+@dataclass
+class _SeatIndex:
+    players: list[PlayerConfig] | None = None
+    count: int = 0
+    own: dict[str, Language | None] = field(default_factory=dict)
+
+
+@dataclass
+class _GameIndex:
+    games: list[GameConfig] | None = None
+    count: int = 0
+    by_id: dict[str, GameConfig] = field(default_factory=dict)
 
 
 class ConfigError(Exception):
@@ -988,7 +1039,10 @@ class ConfigError(Exception):
         super().__init__(f"{path}: " + "; ".join(problems))
 
 
+@functools.lru_cache(maxsize=4096)
 def slugify(name: str) -> str:
+    """A seat id made from a name. Kept per name: every mail asks for the seat ids of its
+    game's players (``language_of``), and the answer depends on the name alone."""
     from gm_daemon.games.text import fold
 
     return re.sub(r"[^a-z0-9]+", "-", fold(name)).strip("-") or "player"

@@ -390,13 +390,15 @@ class Daemon:
         instead of one per mail. On failure nothing of the chunk is kept (and nothing of it
         is marked done): the next fetch brings it all again."""
         decoded: dict[str, Incoming] = {}
-        key = ""
+        key = fetched[0].key if fetched else ""
         try:
             with self.store.transaction():
+                known = self.store.known_keys([raw.key for raw in fetched])
                 for raw in fetched:
                     key = raw.key
-                    if self.store.has_key(key):
+                    if key in known:
                         continue
+                    known.add(key)  # the same key twice in one fetch is stored once
                     incoming = parse_incoming(raw.data, self.config.mail.address)  # never raises
                     if self.store.store_incoming(
                         key,

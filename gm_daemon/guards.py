@@ -8,6 +8,7 @@ change a game; adding a guard is adding an object to ``GUARDS``.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -26,6 +27,12 @@ if TYPE_CHECKING:
     from gm_daemon.envelope import Mail, Services
 
 _DONE_WORDS = {"fertig", "done"}
+# ``fold`` depends on its text alone; the same short lines ("Hallo,", "Gruß") come in mail
+# after mail, and every line of every mail is folded for ``_DONE_WORDS``.
+_folded = functools.lru_cache(maxsize=4096)(fold)
+_SUBJECT_TOKENS = re.compile(r"[^0-9a-z_.-]+")
+_CODE_TOKENS = re.compile(r"[^0-9a-z-]+")
+_BRACKETED = re.compile(r"\[([^\]\s]+)\]")
 
 
 @dataclass(frozen=True)
@@ -207,7 +214,7 @@ class ReadBody:
                 mail.stale_header = line.text.strip()
             if header is not None:
                 continue
-            word = fold(line.text.strip().rstrip(".!"))
+            word = _folded(line.text.strip().rstrip(".!"))
             if word in _DONE_WORDS:
                 continue
             if not lines and mail.command is None:
@@ -387,7 +394,7 @@ def _code_ok(player: PlayerRow, mail: Mail) -> bool:
     if envelope.code is not None:
         written = envelope.code.split()
         return code in {_letters_digits(envelope.code), _letters_digits(written[0])}
-    return player.code.lower() in re.split(r"[^0-9a-z-]+", mail.incoming.subject.lower())
+    return player.code.lower() in _CODE_TOKENS.split(mail.incoming.subject.lower())
 
 
 def _letters_digits(text: str) -> str:
@@ -397,7 +404,7 @@ def _letters_digits(text: str) -> str:
 def _names_game(game_id: str, subject: str, named: str | None) -> bool:
     if named is not None:
         return named.lower() == game_id.lower()
-    tokens = re.split(r"[^0-9a-z_.-]+", subject.lower())
+    tokens = _SUBJECT_TOKENS.split(subject.lower())
     return game_id.lower() in tokens
 
 
@@ -406,7 +413,7 @@ def _other_game_in_subject(
 ) -> str | None:
     """A bracketed game id of this GM in the subject ("[hn2]") that is not the sender's."""
     own = {p.game_id.lower() for p in players}
-    for token in re.findall(r"\[([^\]\s]+)\]", subject):
+    for token in _BRACKETED.findall(subject):
         if token.lower() not in own and any(
             g.id.lower() == token.lower() for g in services.config.games
         ):

@@ -153,8 +153,8 @@ class Referee:
 
     def seats_of(self, email: str) -> list[PlayerRow]:
         """The seats an address holds in games of the current config."""
-        configured = {g.id for g in self.config.games}
-        return [p for p in self.store.players_by_email(email) if p.game_id in configured]
+        config = self.config
+        return [p for p in self.store.players_by_email(email) if config.has_game(p.game_id)]
 
     def finished(self, game_id: str) -> bool:
         row = self.store.game(game_id)

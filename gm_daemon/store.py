@@ -16,7 +16,9 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import math
 import sqlite3
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -185,13 +187,30 @@ _BEFORE_V2_INDEXES = (
     "CREATE INDEX IF NOT EXISTS outbox_recipient ON outbox(recipient, purpose, created_at)",
     "CREATE INDEX IF NOT EXISTS players_address ON players(COALESCE(email_override, email))",
 )
+# Rows of ``games`` kept in memory by ``Store.game`` (the most recently asked for; seats are
+# small and kept for every game and address asked for, up to ``SEATS_KEPT`` of each).
+GAME_ROWS_KEPT = 256
+SEATS_KEPT = 8192
 # A game the clock has work for: running, not held by the GM or a failed resolution, not
 # waiting for the GM, with a deadline or reminder at hand.
 _RUNNING = "NOT finished AND NOT paused AND held IS NULL AND waiting IS NULL AND preview_of IS NULL"
 
 
+# The last moment ``iso`` wrote, as (whole seconds since the epoch, text): a mail stores
+# several moments of one second (received, answered, its orders), each written alike.
+_last_iso: tuple[int, str] = (0, "1970-01-01T00:00:00+00:00")
+
+
 def iso(moment: datetime) -> str:
-    return moment.astimezone(UTC).isoformat(timespec="seconds")
+    """The moment in UTC to the second, as the database keeps every moment."""
+    global _last_iso
+    second = math.floor(moment.timestamp())
+    last = _last_iso
+    if last[0] == second:
+        return last[1]
+    text = moment.astimezone(UTC).isoformat(timespec="seconds")
+    _last_iso = (second, text)  # one object: a thread reading it sees a pair that belongs
+    return text
 
 
 def from_iso(text: str) -> datetime:
@@ -430,6 +449,14 @@ class Store:
         self.path = path
         self.db = sqlite3.connect(path, isolation_level=None, timeout=30)
         self._grouped = False  # inside ``group``: transactions are savepoints
+        # Rows of ``games`` and ``players`` as last read (``_rows_current`` says when they
+        # still are): every mail asks for its game and its sender's seats, which change
+        # only when a game moves on, the config is synced or the GM edits a seat.
+        self._game_rows: OrderedDict[str, GameRow | None] = OrderedDict()
+        self._seats_of_game: dict[str, tuple[PlayerRow, ...]] = {}
+        self._seats_at: dict[str, tuple[PlayerRow, ...]] = {}
+        self._seen_version = -1  # ``PRAGMA data_version`` when the kept rows were checked
+        self._looked = False  # checked inside the transaction now open (none else commits)
         try:
             self.db.row_factory = sqlite3.Row
             self.db.execute("PRAGMA journal_mode=WAL")
@@ -472,20 +499,20 @@ class Store:
         if self._grouped:
             yield from self._savepoint()
             return
-        self.db.execute("BEGIN IMMEDIATE")
+        self._begin()
         try:
             yield self.db
         except BaseException:
-            if self.db.in_transaction:  # SQLite rolls back by itself on some errors (full)
-                self.db.execute("ROLLBACK")
+            self._abandon()
             raise
-        self.db.execute("COMMIT")
+        self._commit()
 
     def _savepoint(self) -> Iterator[sqlite3.Connection]:
         self.db.execute("SAVEPOINT step")
         try:
             yield self.db
         except BaseException:
+            self._forget_rows()  # they may have been read after a change now undone
             if self.db.in_transaction:
                 self.db.execute("ROLLBACK TO step")
                 self.db.execute("RELEASE step")
@@ -503,24 +530,86 @@ class Store:
         if self._grouped:  # already in one: the outer group commits
             yield
             return
-        self.db.execute("BEGIN IMMEDIATE")
+        self._begin()
         self._grouped = True
         try:
             yield
         finally:
             self._grouped = False
-            if self.db.in_transaction:  # SQLite rolls back by itself on some errors (full)
+            if self.db.in_transaction:
                 try:
-                    self.db.execute("COMMIT")
+                    self._commit()
                 except BaseException:
-                    if self.db.in_transaction:
-                        self.db.execute("ROLLBACK")
+                    self._abandon()
                     raise
+            else:  # SQLite rolls back by itself on some errors (full)
+                self._forget_rows()
+
+    def _begin(self) -> None:
+        self.db.execute("BEGIN IMMEDIATE")
+        self._looked = False
+
+    def _commit(self) -> None:
+        try:
+            self.db.execute("COMMIT")
+        except BaseException:
+            self._forget_rows()  # the transaction may yet be rolled back (by the caller)
+            raise
+        self._looked = False
+
+    def _abandon(self) -> None:
+        self._forget_rows()
+        if self.db.in_transaction:  # SQLite rolls back by itself on some errors (full)
+            self.db.execute("ROLLBACK")
+
+    # --- rows kept in memory -------------------------------------------------------------
+    def _rows_current(self) -> None:
+        """Forget the kept rows when another connection (the CLI) has committed since they
+        were read: ``PRAGMA data_version`` changes then, and only then. This connection's
+        own changes go through ``_games_write`` and ``_players_write``, which forget what
+        they change, and a rollback forgets everything. Inside a transaction of this store
+        one look is enough: ``BEGIN IMMEDIATE`` holds the write lock, so no one else commits
+        before it ends."""
+        if self._looked and self.db.in_transaction:
+            return
+        version = int(self.db.execute("PRAGMA data_version").fetchone()[0])
+        self._looked = self.db.in_transaction
+        if version != self._seen_version:
+            self._seen_version = version
+            self._forget_rows()
+
+    def _forget_rows(self) -> None:
+        self._game_rows.clear()
+        self._seats_of_game.clear()
+        self._seats_at.clear()
+        self._looked = False
+
+    def _games_write(self, query: str, values: Sequence[Any] = ()) -> sqlite3.Cursor:
+        """Every change of ``games`` goes through here: the kept rows are forgotten first."""
+        self._game_rows.clear()
+        return self.db.execute(query, values)
+
+    def _players_write(self, query: str, values: Sequence[Any]) -> sqlite3.Cursor:
+        """Every change of ``players`` goes through here: the kept seats are forgotten."""
+        self._seats_of_game.clear()
+        self._seats_at.clear()
+        return self.db.execute(query, values)
 
     # --- games -------------------------------------------------------------------------
     def game(self, game_id: str) -> GameRow | None:
+        """The game's row; the one last read while the game is unchanged (``_rows_current``):
+        the same object, so the referee keeps its validated state without comparing text."""
+        self._rows_current()
+        kept = self._game_rows
+        if game_id in kept:
+            kept.move_to_end(game_id)
+            return kept[game_id]
         row = self.db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
-        return GameRow.from_row(row) if row else None
+        game = GameRow.from_row(row) if row else None
+        kept[game_id] = game
+        if len(kept) > GAME_ROWS_KEPT:
+            kept.popitem(last=False)
+        return game
 
     def games(self) -> list[GameRow]:
         return [GameRow.from_row(r) for r in self.db.execute("SELECT * FROM games ORDER BY id")]
@@ -535,7 +624,7 @@ class Store:
         started: datetime,
         deadline: datetime | None,
     ) -> None:
-        self.db.execute(
+        self._games_write(
             "INSERT INTO games(id, kind, seed, state, phase, phase_started_at, deadline_at,"
             " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (
@@ -563,7 +652,7 @@ class Store:
     ) -> bool:
         """Move a game on, only if it is still in ``from_phase``: the guard that makes a
         resolution happen once even when the deadline timer and ``gm-daemon resolve`` race."""
-        cursor = self.db.execute(
+        cursor = self._games_write(
             "UPDATE games SET state = ?, phase = ?, phase_started_at = ?, deadline_at = ?,"
             " remind_at = ?, deadline_override = 0, finished = ?, held = NULL"
             " WHERE id = ? AND phase = ?",
@@ -582,7 +671,7 @@ class Store:
 
     def set_state(self, game_id: str, state: dict[str, Any]) -> None:
         """A state changed outside a resolution (the GM fed the game new options)."""
-        self.db.execute("UPDATE games SET state = ? WHERE id = ?", (json.dumps(state), game_id))
+        self._games_write("UPDATE games SET state = ? WHERE id = ?", (json.dumps(state), game_id))
 
     def set_deadline(
         self,
@@ -595,7 +684,7 @@ class Store:
     ) -> None:
         """The deadline (and reminder moment) now in force; ``started`` restarts the phase's
         clock, as when a waiting phase gets what it waited for."""
-        self.db.execute(
+        self._games_write(
             "UPDATE games SET deadline_at = ?, remind_at = ?, deadline_override = ?,"
             " phase_started_at = COALESCE(?, phase_started_at) WHERE id = ?",
             (
@@ -608,14 +697,14 @@ class Store:
         )
 
     def set_held(self, game_id: str, reason: str | None) -> None:
-        self.db.execute("UPDATE games SET held = ? WHERE id = ?", (reason, game_id))
+        self._games_write("UPDATE games SET held = ? WHERE id = ?", (reason, game_id))
 
     def release_held(self) -> None:
         """At start-up: a resolution that failed is tried again (the GM may have fixed it)."""
-        self.db.execute("UPDATE games SET held = NULL WHERE held IS NOT NULL")
+        self._games_write("UPDATE games SET held = NULL WHERE held IS NOT NULL")
 
     def set_waiting(self, game_id: str, waiting: str | None) -> None:
-        self.db.execute("UPDATE games SET waiting = ? WHERE id = ?", (waiting, game_id))
+        self._games_write("UPDATE games SET waiting = ? WHERE id = ?", (waiting, game_id))
 
     def due_games(self, now: datetime) -> list[str]:
         """Games whose deadline or reminder moment has come: one indexed query, however
@@ -651,11 +740,11 @@ class Store:
         ]
 
     def set_preview(self, game_id: str, phase: int | None) -> None:
-        self.db.execute("UPDATE games SET preview_of = ? WHERE id = ?", (phase, game_id))
+        self._games_write("UPDATE games SET preview_of = ? WHERE id = ?", (phase, game_id))
 
     def finish_game(self, game_id: str) -> None:
         """A game the GM ends now: no deadline, no reminder, no preview left."""
-        self.db.execute(
+        self._games_write(
             "UPDATE games SET finished = 1, deadline_at = NULL, remind_at = NULL,"
             " preview_of = NULL, held = NULL, waiting = NULL WHERE id = ?",
             (game_id,),
@@ -689,7 +778,7 @@ class Store:
             self.db.execute(
                 f"DELETE FROM {table} WHERE game_id = ? AND phase >= ?", (game_id, first)
             )
-        self.db.execute(
+        self._games_write(
             "UPDATE games SET state = ?, phase = ?, finished = 0, preview_of = NULL,"
             " held = NULL, waiting = NULL, deadline_override = 0, reminded_phase = 0"
             " WHERE id = ?",
@@ -709,14 +798,14 @@ class Store:
         )
 
     def set_paused(self, game_id: str, paused: bool) -> None:
-        self.db.execute("UPDATE games SET paused = ? WHERE id = ?", (int(paused), game_id))
+        self._games_write("UPDATE games SET paused = ? WHERE id = ?", (int(paused), game_id))
 
     def set_reminded(self, game_id: str, phase: int) -> None:
-        self.db.execute("UPDATE games SET reminded_phase = ? WHERE id = ?", (phase, game_id))
+        self._games_write("UPDATE games SET reminded_phase = ? WHERE id = ?", (phase, game_id))
 
     # --- players -----------------------------------------------------------------------
     def insert_player(self, game_id: str, seat: str, name: str, email: str, code: str) -> None:
-        self.db.execute(
+        self._players_write(
             "INSERT INTO players(game_id, seat, name, email, code) VALUES (?, ?, ?, ?, ?)",
             (game_id, seat, name, email, code),
         )
@@ -724,24 +813,36 @@ class Store:
     def update_player_from_config(self, game_id: str, seat: str, name: str, email: str) -> None:
         """Writes only what changed: every start syncs every seat of every game, and an
         unchanged seat must cost no page written (nor fail on a full disk)."""
-        self.db.execute(
+        self._players_write(
             "UPDATE players SET name = ?, email = ? WHERE game_id = ? AND seat = ?"
             " AND (name IS NOT ? OR email IS NOT ?)",
             (name, email, game_id, seat, name, email),
         )
 
     def override_email(self, game_id: str, seat: str, email: str | None) -> bool:
-        cursor = self.db.execute(
+        cursor = self._players_write(
             "UPDATE players SET email_override = ? WHERE game_id = ? AND seat = ?",
             (email, game_id, seat),
         )
         return cursor.rowcount == 1
 
     def players(self, game_id: str) -> list[PlayerRow]:
-        return self._players("game_id = ?", game_id)
+        return self._kept_seats(self._seats_of_game, "game_id = ?", game_id)
 
     def players_by_email(self, email: str) -> list[PlayerRow]:
-        return self._players(f"{_ADDRESS} = ?", email.lower())
+        return self._kept_seats(self._seats_at, f"{_ADDRESS} = ?", email.lower())
+
+    def _kept_seats(
+        self, kept: dict[str, tuple[PlayerRow, ...]], where: str, value: str
+    ) -> list[PlayerRow]:
+        """The seats as last read while unchanged (``_rows_current``), in a list of its own."""
+        self._rows_current()
+        seats = kept.get(value)
+        if seats is None:
+            if len(kept) >= SEATS_KEPT:  # strangers' addresses, each asked for once
+                kept.clear()
+            seats = kept[value] = tuple(self._players(where, value))
+        return list(seats)
 
     def _players(self, where: str, value: str) -> list[PlayerRow]:
         """Columns in ``PlayerRow``'s order, so a row is built without looking up names
@@ -874,24 +975,26 @@ class Store:
         """Keep a fetched message; False if it is already here: the same mailbox key, or the
         same Message-ID from the same sender with the same content (``content``: a digest of
         what the mail says). A Message-ID alone proves nothing: anyone can reuse one, and a
-        forger must not make the daemon drop another player's mail."""
-        if (
-            message_id
-            and self.db.execute(
-                "SELECT 1 FROM inbox WHERE message_id = ? AND sender IS ? AND content IS ?",
-                (message_id, sender, content),
-            ).fetchone()
-        ):
-            return False
+        forger must not make the daemon drop another player's mail. One statement: the
+        look for the same mail is the insert's condition."""
         cursor = self.db.execute(
             "INSERT OR IGNORE INTO inbox(key, message_id, sender, content, received_at, raw)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            (key, message_id, sender, content, iso(at), raw),
-        )
+            " SELECT ?, ?, ?, ?, ?, ? WHERE COALESCE(?, '') = '' OR NOT EXISTS"
+            " (SELECT 1 FROM inbox WHERE message_id = ? AND sender IS ? AND content IS ?)",
+            (key, message_id, sender, content, iso(at), raw, message_id, message_id, sender,
+             content),
+        )  # fmt: skip
         return cursor.rowcount == 1
 
-    def has_key(self, key: str) -> bool:
-        return self.db.execute("SELECT 1 FROM inbox WHERE key = ?", (key,)).fetchone() is not None
+    def known_keys(self, keys: Sequence[str]) -> set[str]:
+        """Which of ``keys`` (mailbox keys) are stored already, for a fetched chunk at once."""
+        known: set[str] = set()
+        for first in range(0, len(keys), 500):  # SQLite's limit of values is far above
+            part = keys[first : first + 500]
+            marks = ", ".join("?" * len(part))
+            query = f"SELECT key FROM inbox WHERE key IN ({marks})"
+            known.update(r[0] for r in self.db.execute(query, part))
+        return known
 
     def unprocessed(self) -> list[InboxRow]:
         return [

@@ -1,0 +1,218 @@
+"""The store keeps the rows of ``games`` and ``players`` it read (every mail asks for its game
+and its sender's seats): what it hands out must always be what the database says — after
+each of its own changes, after a change undone by a rollback, and after another process
+(the CLI) committed one."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import sqlite3
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from gm_daemon import store as store_module
+from gm_daemon.store import GameRow, PlayerRow, Store
+
+NOW = datetime(2026, 11, 27, 12, 0, tzinfo=UTC)
+ADDRESSES = ("anna@players.test", "bert@players.test", "new@players.test", "ANNA@players.test")
+
+
+def _store(path: Path) -> Store:
+    store = Store(path / "gm.sqlite")
+    with store.transaction():
+        for game_id in ("g1", "g2"):
+            store.insert_game(game_id, "highnoon", "seed", {"round": 1}, 1, NOW, NOW)
+        store.insert_player("g1", "anna", "Anna", "anna@players.test", "CODE-1")
+        store.insert_player("g1", "bert", "Bert", "bert@players.test", "CODE-2")
+        store.insert_player("g2", "anna", "Anna", "anna@players.test", "CODE-3")
+        store.set_held("g2", "a resolution failed")
+    return store
+
+
+def _read(store: Store) -> tuple[object, ...]:
+    """Everything the kept rows answer, as the store hands it out."""
+    games = tuple(store.game(g) for g in ("g1", "g2", "g3"))
+    seats = tuple(tuple(store.players(g)) for g in ("g1", "g2", "g3"))
+    by_address = tuple(tuple(store.players_by_email(a)) for a in ADDRESSES)
+    return games, seats, by_address
+
+
+def _truth(path: Path) -> tuple[object, ...]:
+    """The same, read by a connection of its own that keeps nothing."""
+    db = sqlite3.connect(path / "gm.sqlite")
+    db.row_factory = sqlite3.Row
+    try:
+        rows = {r["id"]: GameRow.from_row(r) for r in db.execute("SELECT * FROM games")}
+        query = (
+            "SELECT game_id, seat, name, COALESCE(email_override, email), code FROM players"
+            " WHERE {} = ? ORDER BY rowid"
+        )
+        seats = tuple(
+            tuple(PlayerRow(*r) for r in db.execute(query.format("game_id"), (g,)))
+            for g in ("g1", "g2", "g3")
+        )
+        by_address = tuple(
+            tuple(
+                PlayerRow(*r)
+                for r in db.execute(query.format("COALESCE(email_override, email)"), (a.lower(),))
+            )
+            for a in ADDRESSES
+        )
+    finally:
+        db.close()
+    return tuple(rows.get(g) for g in ("g1", "g2", "g3")), seats, by_address
+
+
+CHANGES: dict[str, Callable[[Store], object]] = {
+    "paused": lambda s: s.set_paused("g1", True),
+    "held": lambda s: s.set_held("g1", "the GM holds it"),
+    "held released": lambda s: s.release_held(),
+    "waiting": lambda s: s.set_waiting("g1", "the GM's map"),
+    "preview": lambda s: s.set_preview("g1", 1),
+    "finished": lambda s: s.finish_game("g2"),
+    "reminded": lambda s: s.set_reminded("g1", 1),
+    "state": lambda s: s.set_state("g1", {"round": 7}),
+    "deadline": lambda s: s.set_deadline("g1", NOW + timedelta(days=3), override=True),
+    "advanced": lambda s: s.advance_game("g1", 1, '{"round": 2}', 2, NOW, None, False),
+    "rolled back": lambda s: s.roll_back("g1", 1, {"round": 0}, NOW, "test", True),
+    "game started": lambda s: s.insert_game("g3", "highnoon", "s", {}, 1, NOW, None),
+    "seat added": lambda s: s.insert_player("g2", "bert", "Bert", "bert@players.test", "C-4"),
+    "renamed": lambda s: s.update_player_from_config("g1", "anna", "Anna B.", "anna@players.test"),
+    "address moved": lambda s: s.update_player_from_config(
+        "g1", "bert", "Bert", "new@players.test"
+    ),
+    "address overridden": lambda s: s.override_email("g2", "anna", "new@players.test"),
+}
+
+
+@pytest.fixture
+def kept(tmp_path: Path) -> Store:
+    store = _store(tmp_path)
+    _read(store)  # every row kept before the change
+    return store
+
+
+@pytest.mark.parametrize("change", CHANGES, ids=list(CHANGES))
+def test_the_stores_own_change_is_seen_at_once(kept: Store, tmp_path: Path, change: str) -> None:
+    with kept.transaction():
+        CHANGES[change](kept)
+        inside = _read(kept)
+    assert _read(kept) == inside == _truth(tmp_path)
+    assert inside != _truth_before(tmp_path)
+
+
+def _truth_before(tmp_path: Path) -> tuple[object, ...]:
+    """What the database said before the change, from a copy made without it."""
+    other = tmp_path / "before"
+    other.mkdir()
+    _store(other).close()
+    return _truth(other)
+
+
+@pytest.mark.parametrize("change", CHANGES, ids=list(CHANGES))
+def test_a_change_undone_is_forgotten(kept: Store, tmp_path: Path, change: str) -> None:
+    before = _read(kept)
+    with pytest.raises(RuntimeError), kept.transaction():
+        CHANGES[change](kept)
+        _read(kept)  # the changed rows read, then undone
+        raise RuntimeError("the mail failed")
+    assert _read(kept) == before == _truth(tmp_path)
+
+
+@pytest.mark.parametrize("change", CHANGES, ids=list(CHANGES))
+def test_a_mail_undone_inside_a_group_is_forgotten(
+    kept: Store, tmp_path: Path, change: str
+) -> None:
+    before = _read(kept)
+    with kept.group():
+        with pytest.raises(RuntimeError), kept.transaction():  # a savepoint
+            CHANGES[change](kept)
+            _read(kept)
+            raise RuntimeError("the mail failed")
+        assert _read(kept) == before
+    assert _read(kept) == before == _truth(tmp_path)
+
+
+@pytest.mark.parametrize("change", CHANGES, ids=list(CHANGES))
+@pytest.mark.parametrize("where", ["outside", "in a transaction", "in a group"])
+def test_a_change_committed_by_another_process_is_seen(
+    kept: Store, tmp_path: Path, change: str, where: str
+) -> None:
+    cli = Store(tmp_path / "gm.sqlite")  # the CLI's connection
+    try:
+        with cli.transaction():
+            CHANGES[change](cli)
+    finally:
+        cli.close()
+    if where == "outside":
+        assert _read(kept) == _truth(tmp_path)
+    elif where == "in a transaction":
+        with kept.transaction():
+            assert _read(kept) == _truth(tmp_path)
+    else:
+        with kept.group(), kept.transaction():
+            assert _read(kept) == _truth(tmp_path)
+
+
+def test_rows_handed_out_are_the_callers_own_lists(kept: Store) -> None:
+    kept.players("g1").clear()
+    kept.players_by_email("anna@players.test").clear()
+    assert len(kept.players("g1")) == 2
+    assert len(kept.players_by_email("anna@players.test")) == 2
+
+
+WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE")
+
+
+def _writes_to(text: str, table: str) -> bool:
+    words = text.upper().replace("(", " ").split()
+    return any(
+        word in WRITES and table.upper() in words[i + 1 : i + 4] for i, word in enumerate(words)
+    )
+
+
+def test_every_change_of_games_or_players_forgets_what_is_kept() -> None:
+    """A new statement writing ``games`` or ``players`` must go through ``_games_write`` or
+    ``_players_write``; one written with ``db.execute`` would leave stale rows kept."""
+    tree = ast.parse(inspect.getsource(store_module))
+    wrong = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+            continue
+        texts = [
+            part.value
+            for arg in node.args[:1]
+            for part in ast.walk(arg)
+            if isinstance(part, ast.Constant) and isinstance(part.value, str)
+        ]
+        text = " ".join(texts)
+        for table, writer in (("games", "_games_write"), ("players", "_players_write")):
+            if _writes_to(text, table) and node.func.attr != writer:
+                wrong.append(f"line {node.lineno}: {node.func.attr}({text[:60]!r})")
+    assert not wrong, wrong
+    assert _writes_to("UPDATE games SET x = 1", "games")  # the check itself finds one
+    assert not _writes_to("SELECT * FROM games", "games")
+
+
+MOMENTS = {
+    "UTC": datetime(2026, 11, 27, 12, 0, 5, 999_999, tzinfo=UTC),
+    "the same second, other microseconds": datetime(2026, 11, 27, 12, 0, 5, 1, tzinfo=UTC),
+    "the same second in Berlin": datetime(2026, 11, 27, 13, 0, 5, tzinfo=ZoneInfo("Europe/Berlin")),
+    "the next second": datetime(2026, 11, 27, 12, 0, 6, tzinfo=UTC),
+    "summer time in Berlin": datetime(2026, 7, 1, 2, 30, tzinfo=ZoneInfo("Europe/Berlin")),
+    "before 1970": datetime(1969, 12, 31, 23, 59, 59, 500_000, tzinfo=UTC),
+    "the earliest moment": datetime.min.replace(tzinfo=UTC),
+}
+
+
+@pytest.mark.parametrize("order", ["forward", "backward"])
+def test_iso_writes_every_moment_as_utc_to_the_second(order: str) -> None:
+    """``iso`` keeps the last second's text: whatever came before, the text is the moment's."""
+    moments = list(MOMENTS.values())
+    for moment in moments if order == "forward" else moments[::-1]:
+        assert store_module.iso(moment) == moment.astimezone(UTC).isoformat(timespec="seconds")
