@@ -246,11 +246,12 @@ def _text_part_body(body: str) -> str:
 @lru_cache(maxsize=8192)
 def _quoted_line(line: bytes, width: int = _MAX_LINE) -> str:
     """One line of ``_text_part_body`` (``width`` 78) or of ``_quoted_printable`` (76),
-    with its CRLF. ``body_encode`` quotes each line on its own, so the lines of a text can be quoted one by one; and the mails of one result
-    share most of theirs (200 players get the same 200 lines of standings), so a line
-    quoted once is kept. A line that needs no soft break (at most ``width`` characters quoted)
-    and does not end in a blank is just its characters quoted, which ``str.translate``
-    does at once; ``body_encode`` is left the long lines and those ending in a blank."""
+    with its CRLF. ``body_encode`` quotes each line on its own, so the lines of a text
+    can be quoted one by one; and the mails of one result share most of theirs (200
+    players get the same 200 lines of standings), so a line quoted once is kept. A line
+    that needs no soft break (at most ``width`` characters quoted) and does not end in a
+    blank is just its characters quoted, which ``str.translate`` does at once;
+    ``body_encode`` is left the long lines and those ending in a blank."""
     text = line.decode("latin-1")
     quoted = text.translate(_QUOTED)
     if len(quoted) <= width and not quoted.endswith((" ", "\t")):
