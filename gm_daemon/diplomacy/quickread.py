@@ -25,14 +25,12 @@ quick reader off (``GRAMMAR_SHA256``) until it has been reviewed against the cha
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
 from lark import Lark
-from lark.lexer import PatternStr
 
 from gm_daemon.diplomacy.board import ARMY, FLEET, Board, name_key
 from gm_daemon.diplomacy.orders import (
@@ -49,6 +47,7 @@ from gm_daemon.diplomacy.orders import (
     UnitRef,
     Waive,
 )
+from gm_daemon.grammar import built_from, literal_terminals
 
 # The grammars/diplomacy.lark this reader was checked against (see the module docstring).
 GRAMMAR_SHA256 = "7d29850d56c49a6337fb1a27dc86a7e1573db32d92587d54204ae589d93a3a00"
@@ -108,28 +107,18 @@ def keyword_classes(parser: Lark) -> dict[str, str]:
     this module was checked against."""
     if not grammar_matches(parser):
         return {}
-    terminals = {t.name: t for t in parser.terminals}
     classes: dict[str, str] = {}
-    for rule in parser.rules:
-        rule_name = str(rule.origin.name)
-        if rule_name not in _KEYWORD_RULES and rule_name != "coast":
-            continue
-        for symbol in rule.expansion:
-            term = terminals.get(symbol.name)
-            if term is None or not isinstance(term.pattern, PatternStr):
-                continue
-            value = term.pattern.value
-            if value.isalpha():
-                classes[value.lower()] = _KEYWORD_RULES[rule_name]
-            else:
-                classes[value] = _SYMBOLS.get(symbol.name) or _SYMBOLS[rule_name]
+    for rule_name, name, value in literal_terminals(parser, {*_KEYWORD_RULES, "coast"}):
+        if value.isalpha():
+            classes[value.lower()] = _KEYWORD_RULES[rule_name]
+        else:
+            classes[value] = _SYMBOLS.get(name) or _SYMBOLS[rule_name]
     return classes
 
 
 def grammar_matches(parser: Lark) -> bool:
     """Whether the parser was built from the grammar text this reader was checked against."""
-    digest = hashlib.sha256(parser.source_grammar.encode("utf-8")).hexdigest()
-    return digest == GRAMMAR_SHA256
+    return built_from(parser, GRAMMAR_SHA256)
 
 
 def _words(text: str) -> list[str] | None:

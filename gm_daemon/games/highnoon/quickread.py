@@ -27,12 +27,10 @@ quick reader off (``GRAMMAR_SHA256``) until it has been reviewed against the cha
 
 from __future__ import annotations
 
-import hashlib
 import re
 from functools import cache
 
 from lark import Lark
-from lark.lexer import PatternStr
 
 from gm_daemon.games.highnoon.lines import (
     BudgetNote,
@@ -45,6 +43,7 @@ from gm_daemon.games.highnoon.lines import (
     OrderLine,
     PlayerLine,
 )
+from gm_daemon.grammar import built_from, literal_terminals
 
 # The grammars/highnoon.lark this reader was checked against (see the module docstring).
 GRAMMAR_SHA256 = "e0a03f87c076b45a7c7491091c281416661f021214f102028cb7f0f3e7f72e5b"
@@ -106,26 +105,16 @@ def keyword_classes(parser: Lark) -> dict[str, str]:
     (quick reader off) when the grammar is not the one this module was checked against."""
     if not grammar_matches(parser):
         return {}
-    terminals = {t.name: t for t in parser.terminals}
-    classes: dict[str, str] = {}
-    for rule in parser.rules:
-        letter = _KEYWORD_RULES.get(str(rule.origin.name))
-        if letter is None:
-            continue
-        for symbol in rule.expansion:
-            term = terminals.get(symbol.name)
-            if term is None or not isinstance(term.pattern, PatternStr):
-                continue
-            value = term.pattern.value
-            if value != "&":
-                classes[value.lower()] = letter
-    return classes
+    return {
+        value.lower(): _KEYWORD_RULES[rule_name]
+        for rule_name, _name, value in literal_terminals(parser, _KEYWORD_RULES)
+        if value != "&"
+    }
 
 
 def grammar_matches(parser: Lark) -> bool:
     """Whether the parser was built from the grammar text this reader was checked against."""
-    digest = hashlib.sha256(parser.source_grammar.encode("utf-8")).hexdigest()
-    return digest == GRAMMAR_SHA256
+    return built_from(parser, GRAMMAR_SHA256)
 
 
 # --- the grammar, over the signature of the tokens ----------------------------------------
