@@ -81,9 +81,9 @@ def parse_incoming(data: bytes, own_address: str) -> Incoming:
 
 def _parse(data: bytes, own_address: str) -> Incoming:
     msg, unreadable = _message(data)
-    headers = _Headers(msg)
-    sender, display_name = _from_address(headers.raw("from"))
     parts = _Parts()
+    headers = _Headers(msg, parts)
+    sender, display_name = _from_address(headers.raw("from"))
     content = msg if unreadable else _opened(msg, parts)
     text, text_from, inline_pgp = "", "", False
     if not unreadable:
@@ -318,9 +318,7 @@ _BLANK = r"[ \t\r\n]*"
 _TOKEN = r"[A-Za-z0-9!#$%&'+.^_`{|}~-]+"
 _VALUE = r"[A-Za-z0-9!#$%&'*+.^_`{|}~/:?@=-]+|\"[^\"\\;<>\r\n]*\""
 _PARAM = rf";{_BLANK}({_TOKEN}){_BLANK}={_BLANK}({_VALUE}){_BLANK}"
-_PLAIN_PARAMS = re.compile(
-    rf"{_BLANK}([A-Za-z0-9!#$%&'*+.^_`{{|}}~/-]+){_BLANK}((?:{_PARAM})*)"
-)
+_PLAIN_PARAMS = re.compile(rf"{_BLANK}([A-Za-z0-9!#$%&'*+.^_`{{|}}~/-]+){_BLANK}((?:{_PARAM})*)")
 _ONE_PARAM = re.compile(_PARAM)
 
 
@@ -423,10 +421,13 @@ class _Headers:
     ``Message.raw_items`` is used instead of ``msg[name]`` because the compat32 API turns
     8-bit header bytes into ``Header`` objects that lose the text."""
 
-    def __init__(self, msg: Message) -> None:
-        self._raw: dict[str, str] = {}
-        for name, value in msg.raw_items():
-            self._raw.setdefault(name.lower(), value if isinstance(value, str) else str(value))
+    def __init__(self, msg: Message, parts: _Parts | None = None) -> None:
+        """``parts``: the mail's, which then need not find the message's fields again."""
+        fields = (parts or _Parts())._first(msg)
+        self._raw: dict[str, str] = {
+            key: value if isinstance(value, str) else str(value)
+            for key, (_name, value) in fields.items()
+        }
 
     def has(self, name: str) -> bool:
         return name in self._raw
@@ -659,9 +660,12 @@ def _precedence(headers: _Headers) -> str | None:
     return f"Precedence: {value}" if value in {"bulk", "list", "junk", "auto_reply"} else None
 
 
+_LIST_HEADERS = tuple((name.lower(), name) for name in ("List-Id", "List-Unsubscribe"))
+
+
 def _list_mail(headers: _Headers) -> str | None:
-    for name in ("List-Id", "List-Unsubscribe"):
-        if headers.has(name.lower()):
+    for key, name in _LIST_HEADERS:
+        if headers.has(key):
             return f"{name} present (list mail)"
     return None
 
@@ -679,9 +683,12 @@ _ROBOT_HEADERS = (
 )
 
 
+_ROBOT_KEYS = tuple((name.lower(), name) for name in _ROBOT_HEADERS)
+
+
 def _robot_header(headers: _Headers) -> str | None:
-    for name in _ROBOT_HEADERS:
-        if headers.has(name.lower()):
+    for key, name in _ROBOT_KEYS:
+        if headers.has(key):
             return f"{name} present"
     return None
 
