@@ -80,8 +80,8 @@ def parse_incoming(data: bytes, own_address: str) -> Incoming:
 
 
 def _parse(data: bytes, own_address: str) -> Incoming:
-    msg, unreadable = _message(data)
     parts = _Parts()
+    msg, unreadable = _message(data, parts)
     headers = _Headers(msg, parts)
     sender, display_name = _from_address(headers.raw("from"))
     content = msg if unreadable else _opened(msg, parts)
@@ -119,12 +119,13 @@ def _unparsed(data: bytes, reason: str) -> Incoming:
     return Incoming(message_id, sender, name, "", None, (), None, "", problem, reason, "")
 
 
-def _message(data: bytes) -> tuple[Message, str | None]:
+def _message(data: bytes, parts: _Parts | None = None) -> tuple[Message, str | None]:
     """The parsed message and why its body cannot be read (None when it can). A structure the
-    parser chokes on still yields its headers, so the daemon can log who sent it."""
+    parser chokes on still yields its headers, so the daemon can log who sent it. ``parts``:
+    the mail's, which keeps the content type worked out for a single part."""
     if data.lower().count(b"boundary") > MAX_BOUNDARIES:
         return _header_block(data), f"more than {MAX_BOUNDARIES} MIME boundaries declared"
-    single = _single_part(data)
+    single = _single_part(data, parts or _Parts())
     if single is not None:
         return single, None  # one part: no structure to be too deep or too large
     try:
@@ -149,7 +150,7 @@ _PLAIN_HEAD = re.compile(rf"(?:{_FIELD})+\r?\n")
 _FIELDS = re.compile(r"([\x21-\x39\x3b-\x7e]+):([^\r\n]*\r?\n(?:[ \t][^\r\n]*\r?\n)*)")
 
 
-def _single_part(data: bytes) -> Message | None:
+def _single_part(data: bytes, parts: _Parts) -> Message | None:
     """The message the email package's parser makes of ``data``, built directly when the
     header block has the plain form and the type is neither multipart nor message (nearly
     every order mail), else None. The parser reads such a mail line by line, asks its
@@ -169,7 +170,7 @@ def _single_part(data: bytes) -> Message | None:
         (name, value.lstrip(" \t").rstrip("\r\n"))
         for name, value in _FIELDS.findall(text, 0, head.end())
     ]
-    if msg.get_content_maintype() in ("multipart", "message"):
+    if parts.maintype(msg) in ("multipart", "message"):
         return None  # parts of their own: the parser's work
     msg._payload = text[head.end() :]  # the parser's set_payload of a str
     return msg
@@ -346,6 +347,8 @@ def _opened(msg: Message, parts: _Parts) -> Message:
     (see smime.py; the signature is not checked). The outer message keeps its headers; a
     part whose content cannot be read (no SignedData, a structure over the limits) stays as
     it is, an attachment nobody reads."""
+    if not msg.is_multipart() and parts.ctype(msg) not in _PKCS7_MIME:
+        return msg  # nothing to open: a plain mail of one part
     opened = 0
 
     def open_part(part: Message) -> Message | None:
@@ -358,7 +361,7 @@ def _opened(msg: Message, parts: _Parts) -> Message:
         inner = signed_content(payload) if isinstance(payload, bytes) else None
         if inner is None:
             return None
-        entity, problem = _message(inner)
+        entity, problem = _message(inner, parts)
         if problem is not None:
             return None
         opened += 1
@@ -641,6 +644,8 @@ _FORWARD_SUBJECT = re.compile(r"^\s*(wg|fw|fwd|wtr|weitergeleitet|tr|rv|i)\s*:",
 
 def _attached_messages(msg: Message, parts: _Parts) -> Iterator[Message]:
     """Messages attached as message/rfc822 at any depth (the structure is already bounded)."""
+    if not msg.is_multipart():
+        return  # a part of its own, or a message/* part whose payload is no message
     for part in msg.walk():
         if parts.maintype(part) == "message":
             payload = part.get_payload()
