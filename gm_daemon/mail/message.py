@@ -437,10 +437,12 @@ class _Headers:
 
     def raw(self, name: str) -> str:
         """Header text with 8-bit bytes decoded but encoded words left alone (for addresses)."""
-        return _unsurrogate(self._raw.get(name, ""))
+        value = self._raw.get(name)
+        return "" if value is None else _unsurrogate(value)  # most asked for are missing
 
     def get(self, name: str) -> str:
-        return decode_words(self.raw(name))
+        value = self._raw.get(name)
+        return "" if value is None else decode_words(_unsurrogate(value))
 
 
 def _unsurrogate(value: str) -> str:
