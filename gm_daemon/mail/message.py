@@ -147,6 +147,7 @@ def _header_block(data: bytes) -> Message:
 # would take for the start of the body, no lone "\r" (a line end to the parser).
 _FIELD = r"[\x21-\x39\x3b-\x7e]+:[^\r\n]*\r?\n(?:[ \t][^\r\n]*\r?\n)*"
 _PLAIN_HEAD = re.compile(rf"(?:{_FIELD})+\r?\n")
+_PARTED = re.compile(r"multipart/|message/", re.IGNORECASE)
 _FIELDS = re.compile(r"([\x21-\x39\x3b-\x7e]+):([^\r\n]*\r?\n(?:[ \t][^\r\n]*\r?\n)*)")
 
 
@@ -163,8 +164,8 @@ def _single_part(data: bytes, parts: _Parts) -> Message | None:
     two on every corpus mail and on generated header blocks."""
     text = data.decode("ascii", "surrogateescape")
     head = _PLAIN_HEAD.match(text)
-    if head is None:
-        return None
+    if head is None or _PARTED.search(text, 0, head.end()):
+        return None  # also for a mere mention of a multipart type: the parser is never wrong
     msg = Message()
     msg._headers = [  # what Message.set_raw appends, field by field
         (name, value.lstrip(" \t").rstrip("\r\n"))
