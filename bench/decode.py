@@ -9,6 +9,14 @@ Run by hand from the repository root (no mail stack, no database):
 Two mails: the typical order mail (single-part text/plain, as most clients send it) and the
 same orders as multipart/alternative with an HTML part. Best of ``--repeat`` rounds of
 ``--number`` calls each, so a busy machine inflates the figures less.
+
+To compare with another version, run it alternately with that checkout's code
+(``git archive COMMIT | tar -x -C DIR``):
+
+    PYTHONPATH=DIR .venv/bin/python -P bench/decode.py
+
+``-P`` keeps the working directory off ``sys.path``: without it, run from the repository
+root, the checkout's own ``gm_daemon`` would be measured instead of DIR's.
 """
 
 from __future__ import annotations

@@ -98,6 +98,9 @@ def slow_is_own_message_id(message_id: str, domain: str) -> bool:
 class AskEveryTime(message._Parts):
     """``_Parts`` without its memory: every question goes to the email package again."""
 
+    def get(self, part: Message, header: str, failobj: Any = None) -> Any:
+        return part.get(header, failobj)
+
     def ctype(self, part: Message) -> str:
         return part.get_content_type()
 
@@ -121,6 +124,8 @@ class AskEveryTime(message._Parts):
 
 def use_slow_ways(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(message, "_Parts", AskEveryTime)
+    monkeypatch.setattr(message, "_single_part", lambda data, parts: None)  # the parser's
+    monkeypatch.setattr(message, "_plain_params", lambda value: None)
     monkeypatch.setattr(message, "_addresses", lambda value: getaddresses([value]))
     monkeypatch.setattr(message, "decode_words", slow_decode_words)
     monkeypatch.setattr(message, "_own_mail", message._OwnMail)
