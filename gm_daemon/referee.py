@@ -67,6 +67,9 @@ NOT_IN_CONFIG = "not in the config"
 # Games whose validated state is kept (see ``Referee._states``): enough for the games a
 # burst of mail is for; a thousand idle games are not held in memory.
 STATES_KEPT = 64
+# Seats whose validated orders on file are kept (``Referee.orders_on_file``): every seat of
+# the games a burst is for.
+ORDERS_KEPT = 4096
 
 
 def _code() -> str:
@@ -113,6 +116,11 @@ class Referee:
         # Sharing one object is safe because no engine changes a state it is given
         # (tests/conformance: test_no_call_changes_the_state_it_is_given).
         self._states: OrderedDict[str, tuple[str, str, BaseModel]] = OrderedDict()
+        # Validated orders on file by (game, phase, seat), with the engine's orders class
+        # and the stored text they came from (``orders_on_file``).
+        self._orders: OrderedDict[tuple[str, int, str], tuple[type, str, BaseModel]] = (
+            OrderedDict()
+        )
         # The GM's tools for a season, his notices and the absences kept, each on this
         # referee's store, clock and mailer.
         self.season = SeasonTools(self)
@@ -447,8 +455,25 @@ class Referee:
 
     # --- orders ------------------------------------------------------------------------
     def orders_on_file(self, loaded: Loaded, seat: str) -> BaseModel | None:
-        data = self.store.orders_of(loaded.id, loaded.row.phase, seat)
-        return None if data is None else loaded.engine.Orders.model_validate(data)
+        """The seat's orders of the current phase, validated once per stored text: the
+        object made from a text is handed out again while the store holds that very text
+        (every order mail asks for its sender's, and the same seat writes again and again
+        in a burst). Sharing it is safe because no engine changes the orders it is given
+        (tests/conformance: test_no_call_changes_the_state_it_is_given)."""
+        key = (loaded.id, loaded.row.phase, seat)
+        text = self.store.orders_text(*key)
+        if text is None:
+            return None
+        kind = loaded.engine.Orders
+        kept = self._orders.get(key)
+        if kept is not None and kept[0] is kind and kept[1] == text:
+            self._orders.move_to_end(key)
+            return kept[2]
+        orders = kind.model_validate(json.loads(text))
+        self._orders[key] = (kind, text, orders)
+        if len(self._orders) > ORDERS_KEPT:
+            self._orders.popitem(last=False)
+        return orders
 
     def store_orders(
         self, loaded: Loaded, seat: str, orders: BaseModel, inbox_id: int | None

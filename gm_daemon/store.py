@@ -191,6 +191,9 @@ _BEFORE_V2_INDEXES = (
 # small and kept for every game and address asked for, up to ``SEATS_KEPT`` of each).
 GAME_ROWS_KEPT = 256
 SEATS_KEPT = 8192
+# Orders on file kept by ``Store.orders_text``, by (game, phase, seat): the most recently
+# asked for or written. Every order mail asks for its sender's and writes them.
+ORDERS_KEPT = 8192
 # A game the clock has work for: running, not held by the GM or a failed resolution, not
 # waiting for the GM, with a deadline or reminder at hand.
 _RUNNING = "NOT finished AND NOT paused AND held IS NULL AND waiting IS NULL AND preview_of IS NULL"
@@ -455,6 +458,9 @@ class Store:
         self._game_rows: OrderedDict[str, GameRow | None] = OrderedDict()
         self._seats_of_game: dict[str, tuple[PlayerRow, ...]] = {}
         self._seats_at: dict[str, tuple[PlayerRow, ...]] = {}
+        # Orders on file as stored (their JSON text; None: none), by (game, phase, seat):
+        # an order mail asks for its sender's and then writes them (``_orders_write``).
+        self._orders_kept: OrderedDict[tuple[str, int, str], str | None] = OrderedDict()
         self._seen_version = -1  # ``PRAGMA data_version`` when the kept rows were checked
         self._looked = False  # checked inside the transaction now open (none else commits)
         try:
@@ -566,8 +572,8 @@ class Store:
     def _rows_current(self) -> None:
         """Forget the kept rows when another connection (the CLI) has committed since they
         were read: ``PRAGMA data_version`` changes then, and only then. This connection's
-        own changes go through ``_games_write`` and ``_players_write``, which forget what
-        they change, and a rollback forgets everything. Inside a transaction of this store
+        own changes go through ``_games_write``, ``_players_write`` and ``_orders_write``,
+        which forget what they change, and a rollback forgets everything. Inside a transaction of this store
         one look is enough: ``BEGIN IMMEDIATE`` holds the write lock, so no one else commits
         before it ends."""
         if self._looked and self.db.in_transaction:
@@ -582,6 +588,7 @@ class Store:
         self._game_rows.clear()
         self._seats_of_game.clear()
         self._seats_at.clear()
+        self._orders_kept.clear()
         self._looked = False
 
     def _games_write(self, query: str, values: Sequence[Any] = ()) -> sqlite3.Cursor:
@@ -594,6 +601,27 @@ class Store:
         self._seats_of_game.clear()
         self._seats_at.clear()
         return self.db.execute(query, values)
+
+    def _orders_write(
+        self, query: str, values: Sequence[Any], put: tuple[tuple[str, int, str], str] | None
+    ) -> sqlite3.Cursor:
+        """Every change of ``orders`` goes through here: the kept orders are forgotten first;
+        ``put``, one seat's orders written whole (key, JSON text), is kept as written once
+        the statement has run."""
+        if put is None:
+            self._orders_kept.clear()
+            return self.db.execute(query, values)
+        key, text = put
+        self._orders_kept.pop(key, None)
+        cursor = self.db.execute(query, values)
+        self._keep_orders(key, text)
+        return cursor
+
+    def _keep_orders(self, key: tuple[str, int, str], text: str | None) -> None:
+        kept = self._orders_kept
+        kept[key] = text
+        if len(kept) > ORDERS_KEPT:
+            kept.popitem(last=False)
 
     # --- games -------------------------------------------------------------------------
     def game(self, game_id: str) -> GameRow | None:
@@ -775,8 +803,8 @@ class Store:
                 f" FROM {table} WHERE game_id = ? AND phase >= ?",
                 (rollback_id, game_id, first),
             )
-            self.db.execute(
-                f"DELETE FROM {table} WHERE game_id = ? AND phase >= ?", (game_id, first)
+            self._orders_write(  # phases or orders: the kept orders are forgotten either way
+                f"DELETE FROM {table} WHERE game_id = ? AND phase >= ?", (game_id, first), None
             )
         self._games_write(
             "UPDATE games SET state = ?, phase = ?, finished = 0, preview_of = NULL,"
@@ -887,26 +915,42 @@ class Store:
         at: datetime,
         inbox_id: int | None,
     ) -> None:
-        self.db.execute(
+        text = json.dumps(orders)
+        self._orders_write(
             "INSERT OR REPLACE INTO orders(game_id, phase, seat, orders, submitted_at, inbox_id)"
             " VALUES (?, ?, ?, ?, ?, ?)",
-            (game_id, phase, seat, json.dumps(orders), iso(at), inbox_id),
+            (game_id, phase, seat, text, iso(at), inbox_id),
+            ((game_id, phase, seat), text),
         )
 
     def delete_orders(self, game_id: str, phase: int, seat: str) -> bool:
-        cursor = self.db.execute(
+        cursor = self._orders_write(
             "DELETE FROM orders WHERE game_id = ? AND phase = ? AND seat = ?",
             (game_id, phase, seat),
+            None,
         )
         return cursor.rowcount == 1
 
     def orders_of(self, game_id: str, phase: int, seat: str) -> dict[str, Any] | None:
         """One seat's orders: every order mail asks for the sender's, not the table's."""
+        text = self.orders_text(game_id, phase, seat)
+        return None if text is None else dict(json.loads(text))
+
+    def orders_text(self, game_id: str, phase: int, seat: str) -> str | None:
+        """One seat's orders as stored (JSON), None when it has none: as last read or written
+        while unchanged (``_rows_current``, ``_orders_write``)."""
+        self._rows_current()
+        key = (game_id, phase, seat)
+        kept = self._orders_kept
+        if key in kept:
+            kept.move_to_end(key)
+            return kept[key]
         row = self.db.execute(
-            "SELECT orders FROM orders WHERE game_id = ? AND phase = ? AND seat = ?",
-            (game_id, phase, seat),
+            "SELECT orders FROM orders WHERE game_id = ? AND phase = ? AND seat = ?", key
         ).fetchone()
-        return None if row is None else dict(json.loads(row[0]))
+        text = None if row is None else str(row[0])
+        self._keep_orders(key, text)
+        return text
 
     def seats_with_orders(self, game_id: str, phase: int) -> set[str]:
         query = "SELECT seat FROM orders WHERE game_id = ? AND phase = ?"
