@@ -64,8 +64,8 @@ log = logging.getLogger(__name__)
 
 NOT_IN_CONFIG = "not in the config"
 
-# Games whose validated state is kept (see ``Referee._states``): enough for the games a
-# burst of mail is for; a thousand idle games are not held in memory.
+# Games whose validated state (``Referee._states``) and ``Loaded`` (``_loads``) are kept:
+# enough for the games a burst of mail is for; a thousand idle games are not held in memory.
 STATES_KEPT = 64
 # Seats whose validated orders on file are kept (``Referee.orders_on_file``): every seat of
 # the games a burst is for.
@@ -121,6 +121,8 @@ class Referee:
         self._orders: OrderedDict[tuple[str, int, str], tuple[type, str, BaseModel]] = (
             OrderedDict()
         )
+        # The games as last loaded, by id (``_loaded``): every mail loads its game.
+        self._loads: OrderedDict[str, Loaded] = OrderedDict()
         # The GM's tools for a season, his notices and the absences kept, each on this
         # referee's store, clock and mailer.
         self.season = SeasonTools(self)
@@ -140,13 +142,27 @@ class Referee:
         return None if row is None else self._loaded(row)
 
     def _loaded(self, row: GameRow) -> Loaded | None:
+        """The game as loaded last time while its row, its config and its seats are the
+        very objects it was made of: the store hands out the same row and seats until
+        they change (``Store.game``, ``Store.seats``) and a reloaded config is new
+        objects, so everything a ``Loaded`` holds is current then (its state follows from
+        the row; ``Loaded`` is frozen)."""
         try:
             config = self.config.game(row.id)
         except KeyError:
             return None  # a game removed from the config is left alone, not deleted
+        players = self.store.seats(row.id)
+        kept = self._loads.get(row.id)
+        if kept is not None and kept.row is row and kept.config is config:
+            if kept.players is players:
+                self._loads.move_to_end(row.id)
+                return kept
         engine = find_game(row.kind)
-        players = tuple(self.store.players(row.id))
-        return Loaded(row, config, engine, self._state(row, engine), players)
+        loaded = Loaded(row, config, engine, self._state(row, engine), players)
+        self._loads[row.id] = loaded
+        if len(self._loads) > STATES_KEPT:
+            self._loads.popitem(last=False)
+        return loaded
 
     def _state(self, row: GameRow, engine: AnyGame) -> BaseModel:
         kept = self._states.get(row.id)

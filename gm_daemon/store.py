@@ -855,22 +855,27 @@ class Store:
         return cursor.rowcount == 1
 
     def players(self, game_id: str) -> list[PlayerRow]:
+        return list(self.seats(game_id))
+
+    def seats(self, game_id: str) -> tuple[PlayerRow, ...]:
+        """The game's seats: the very tuple kept while they are unchanged, so what a caller
+        built from it is current while the store hands out the same object."""
         return self._kept_seats(self._seats_of_game, "game_id = ?", game_id)
 
     def players_by_email(self, email: str) -> list[PlayerRow]:
-        return self._kept_seats(self._seats_at, f"{_ADDRESS} = ?", email.lower())
+        return list(self._kept_seats(self._seats_at, f"{_ADDRESS} = ?", email.lower()))
 
     def _kept_seats(
         self, kept: dict[str, tuple[PlayerRow, ...]], where: str, value: str
-    ) -> list[PlayerRow]:
-        """The seats as last read while unchanged (``_rows_current``), in a list of its own."""
+    ) -> tuple[PlayerRow, ...]:
+        """The seats as last read while unchanged (``_rows_current``)."""
         self._rows_current()
         seats = kept.get(value)
         if seats is None:
             if len(kept) >= SEATS_KEPT:  # strangers' addresses, each asked for once
                 kept.clear()
             seats = kept[value] = tuple(self._players(where, value))
-        return list(seats)
+        return seats
 
     def _players(self, where: str, value: str) -> list[PlayerRow]:
         """Columns in ``PlayerRow``'s order, so a row is built without looking up names
