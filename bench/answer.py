@@ -11,14 +11,13 @@ The set-up is ``intake_e2e``'s (20 High Noon games of 8 seats, maildir transport
 queued first). Each round stores ``--mails`` new order mails as a fetch stores them (not
 timed; intake then takes each decoded mail from the fetch as in the daemon), then times
 ``_process_pending`` with ``time.thread_time`` (CPU of this thread only, so the other
-processes on the machine move it little) and counts the SQL statements it runs (sqlite3's
-trace callback). Printed: µs of CPU per mail for each round and their best and median,
-statements per mail, and how many of each kind. ``--tree DIR`` imports ``gm_daemon`` from
-another checkout (``git archive COMMIT | tar -x -C DIR``) to compare versions in alternating
-runs; the daemon's clock starts at the same moment in every run, and the
-acknowledgements' bodies (with Date, Message-ID and the
-replied-to ids left out) are checksummed so
-two versions can be seen to write the same.
+processes on the machine move it little); a first round, not timed, counts the SQL
+statements it runs (sqlite3's trace callback). Printed: µs of CPU per mail for each round
+and their best and median, statements per mail, and how many of each kind. ``--tree DIR``
+imports ``gm_daemon`` from another checkout (``git archive COMMIT | tar -x -C DIR``) to
+compare versions in alternating runs; the daemon's clock starts at the same moment in every
+run, and the acknowledgements (Date, Message-ID and the replied-to ids left out) are
+checksummed, so two versions can be seen to write the same bytes.
 """
 
 from __future__ import annotations
@@ -74,35 +73,35 @@ def main() -> None:
         daemon.referee.sync()  # welcome mails queued, not timed
         store = daemon.store
         kinds: collections.Counter[str] = collections.Counter()
-        store.db.set_trace_callback(lambda sql: kinds.update([_kind(sql)]))
-        cpu, statements, digests = [], [], set()
+        cpu, digests = [], set()
         profile = None
-        for number in range(args.rounds):
+        for number in range(args.rounds + 1):  # round 0 counts the statements, untimed
             raws = [
                 RawMail(f"maildir:bench-{number}-{i}", bytes(_order(i, args.games, args.players)))
                 for i in range(args.mails)
             ]
             daemon._store_all(raws)
             last = int(store.db.execute("SELECT coalesce(max(id), 0) FROM outbox").fetchone()[0])
-            kinds.clear()
-            if number == args.rounds - 1 and args.profile:
+            if number == args.rounds and args.profile:
                 profile = cProfile.Profile()
                 profile.enable()
+            if number == 0:
+                store.db.set_trace_callback(lambda sql: kinds.update([_kind(sql)]))
             start = time.thread_time()
             asyncio.run(daemon._process_pending())
-            cpu.append(time.thread_time() - start)
+            if number:
+                cpu.append(time.thread_time() - start)
             if profile:
                 profile.disable()
-            statements.append(sum(kinds.values()))
-            digests.add(_digest(store, last, args.mails))
             if number == 0:
-                first_kinds = collections.Counter(kinds)
+                store.db.set_trace_callback(None)
+            digests.add(_digest(store, last, args.mails))
         asyncio.run(daemon.close())
     per_mail = [1e6 * c / args.mails for c in cpu]
     print("µs per mail, each round:", " ".join(f"{v:.0f}" for v in per_mail))
     print(f"best {min(per_mail):.0f} µs, median {statistics.median(per_mail):.0f} µs per mail")
-    print(f"SQL statements per mail: {statistics.median(statements) / args.mails:.2f}")
-    for kind, count in first_kinds.most_common():
+    print(f"SQL statements per mail: {sum(kinds.values()) / args.mails:.2f}")
+    for kind, count in kinds.most_common():
         print(f"  {count / args.mails:6.2f}  {kind}")
     if len(digests) != 1:
         raise SystemExit(f"the rounds wrote different acknowledgements: {digests}")

@@ -383,7 +383,7 @@ def _refusal(mail: Mail) -> str | None:
         return "reason_finished"
     if loaded.row.paused:
         return "reason_paused"
-    if mail.sender.seat not in loaded.engine.participants(loaded.state):
+    if mail.sender.seat not in loaded.participating:
         return "reason_out"
     return None
 
@@ -397,6 +397,7 @@ def _code_ok(player: PlayerRow, mail: Mail) -> bool:
     return player.code.lower() in _CODE_TOKENS.split(mail.incoming.subject.lower())
 
 
+@functools.lru_cache(maxsize=4096)  # a player's code, and the same code in each of his mails
 def _letters_digits(text: str) -> str:
     return "".join(c for c in text.lower() if c.isalnum())
 

@@ -70,6 +70,7 @@ STATES_KEPT = 64
 # Seats whose validated orders on file are kept (``Referee.orders_on_file``): every seat of
 # the games a burst is for.
 ORDERS_KEPT = 4096
+_KeptOrders = tuple[type, str, BaseModel]  # the engine's orders class, the text, the object
 
 
 def _code() -> str:
@@ -118,9 +119,7 @@ class Referee:
         self._states: OrderedDict[str, tuple[str, str, BaseModel]] = OrderedDict()
         # Validated orders on file by (game, phase, seat), with the engine's orders class
         # and the stored text they came from (``orders_on_file``).
-        self._orders: OrderedDict[tuple[str, int, str], tuple[type, str, BaseModel]] = (
-            OrderedDict()
-        )
+        self._orders: OrderedDict[tuple[str, int, str], _KeptOrders] = OrderedDict()
         # The games as last loaded, by id (``_loaded``): every mail loads its game.
         self._loads: OrderedDict[str, Loaded] = OrderedDict()
         # The GM's tools for a season, his notices and the absences kept, each on this
@@ -153,10 +152,9 @@ class Referee:
             return None  # a game removed from the config is left alone, not deleted
         players = self.store.seats(row.id)
         kept = self._loads.get(row.id)
-        if kept is not None and kept.row is row and kept.config is config:
-            if kept.players is players:
-                self._loads.move_to_end(row.id)
-                return kept
+        if kept and kept.row is row and kept.config is config and kept.players is players:
+            self._loads.move_to_end(row.id)
+            return kept
         engine = find_game(row.kind)
         loaded = Loaded(row, config, engine, self._state(row, engine), players)
         self._loads[row.id] = loaded

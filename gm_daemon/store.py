@@ -573,9 +573,9 @@ class Store:
         """Forget the kept rows when another connection (the CLI) has committed since they
         were read: ``PRAGMA data_version`` changes then, and only then. This connection's
         own changes go through ``_games_write``, ``_players_write`` and ``_orders_write``,
-        which forget what they change, and a rollback forgets everything. Inside a transaction of this store
-        one look is enough: ``BEGIN IMMEDIATE`` holds the write lock, so no one else commits
-        before it ends."""
+        which forget what they change, and a rollback forgets everything. Inside a
+        transaction of this store one look is enough: ``BEGIN IMMEDIATE`` holds the write
+        lock, so no one else commits before it ends."""
         if self._looked and self.db.in_transaction:
             return
         version = int(self.db.execute("PRAGMA data_version").fetchone()[0])
