@@ -469,6 +469,12 @@ class Store:
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.execute("PRAGMA foreign_keys=ON")
             bring_up_to_date(self.db, path)
+            # Savepoints (a mail each, inside a group's transaction) keep the pages they
+            # change in a sub-journal that grows until the commit; in a file, past 64 KiB,
+            # it cost a temporary file in /var/tmp and a write per page (~7 a mail). In
+            # memory it holds at most a group's or a statement's changed pages; a migration
+            # (which may sort a whole table to build an index) ran before, with files.
+            self.db.execute("PRAGMA temp_store=MEMORY")
         except BaseException:
             self.db.close()  # a refused or failed open leaves no handle (nor lock) behind
             raise
