@@ -95,7 +95,8 @@ class ObserverSender:
 
     def check(self, mail: Mail, services: Services) -> Stop | None:
         sender = mail.incoming.sender
-        if services.referee.seats_of(sender):
+        mail.players = services.referee.seats_of(sender)  # ``KnownSender`` takes them on
+        if mail.players:
             return None
         watched = [
             (game, observer)
@@ -124,7 +125,8 @@ class KnownSender:
     name = "sender"
 
     def check(self, mail: Mail, services: Services) -> Stop | None:
-        mail.players = services.referee.seats_of(mail.incoming.sender)
+        if not mail.players:  # a guard before may have looked them up (``ObserverSender``)
+            mail.players = services.referee.seats_of(mail.incoming.sender)
         if mail.players:
             return None
         sender = mail.incoming.sender
