@@ -42,6 +42,7 @@ BENCHES = (
     Bench("decode"),
     Bench("intake_maildir", ("--mails", "500")),
     Bench("intake_e2e", ("--mails", "1000", "--rounds", "3")),
+    Bench("answer", ("--mails", "1000", "--rounds", "5")),
     Bench("diplomacy/bench"),
     Bench("primtraktor/bench_round"),
     Bench("hexenhalma/bench_round"),

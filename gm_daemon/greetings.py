@@ -131,10 +131,24 @@ def _read_past_greetings(
 
 def _greeting_notes(greetings: list[Line], lang: str) -> list[Problem]:
     return [
-        Problem(g.no, g.text, ProblemKind.SYNTAX, phrase(lang, "greeting_skipped",
-                text=phrase(lang, "quoted", text=g.text.strip())))
+        Problem(g.no, g.text, ProblemKind.SYNTAX, _greeting_note(lang, g.text))
         for g in greetings
     ]  # fmt: skip
+
+
+def _greeting_note(lang: str, text: str) -> str:
+    """ "„Hallo,“ read as a greeting and skipped": remembered for short lines, as
+    ``is_greeting`` is (the same few greetings open and close mail after mail)."""
+    if len(text) <= _REMEMBERED_LENGTH:
+        return _remembered_note(lang, text)
+    return _note(lang, text)
+
+
+def _note(lang: str, text: str) -> str:
+    return phrase(lang, "greeting_skipped", text=phrase(lang, "quoted", text=text.strip()))
+
+
+_remembered_note = lru_cache(maxsize=1024)(_note)
 
 
 def _said_as_greetings(warnings: list[Problem], lines: list[Line], lang: str) -> list[Problem]:

@@ -95,7 +95,8 @@ class ObserverSender:
 
     def check(self, mail: Mail, services: Services) -> Stop | None:
         sender = mail.incoming.sender
-        if services.referee.seats_of(sender):
+        mail.players = services.referee.seats_of(sender)  # ``KnownSender`` takes them on
+        if mail.players:
             return None
         watched = [
             (game, observer)
@@ -124,7 +125,8 @@ class KnownSender:
     name = "sender"
 
     def check(self, mail: Mail, services: Services) -> Stop | None:
-        mail.players = services.referee.seats_of(mail.incoming.sender)
+        if not mail.players:  # a guard before may have looked them up (``ObserverSender``)
+            mail.players = services.referee.seats_of(mail.incoming.sender)
         if mail.players:
             return None
         sender = mail.incoming.sender
@@ -383,7 +385,7 @@ def _refusal(mail: Mail) -> str | None:
         return "reason_finished"
     if loaded.row.paused:
         return "reason_paused"
-    if mail.sender.seat not in loaded.engine.participants(loaded.state):
+    if mail.sender.seat not in loaded.participating:
         return "reason_out"
     return None
 
@@ -397,6 +399,7 @@ def _code_ok(player: PlayerRow, mail: Mail) -> bool:
     return player.code.lower() in _CODE_TOKENS.split(mail.incoming.subject.lower())
 
 
+@functools.lru_cache(maxsize=4096)  # a player's code, and the same code in each of his mails
 def _letters_digits(text: str) -> str:
     return "".join(c for c in text.lower() if c.isalnum())
 

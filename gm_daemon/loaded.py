@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any
 
 from pydantic import BaseModel
@@ -76,6 +77,13 @@ class Loaded:
         kind = self.engine.title.get(self.lang, self.row.kind)
         quoted = phrase(self.lang, "quoted", text=self.title)  # „…“ in German
         return quoted + (f" ({kind})" if self.title != kind else "")
+
+    @cached_property
+    def participating(self) -> frozenset[str]:
+        """The engine's ``participants`` of this state, asked once per object: the referee
+        hands out the same ``Loaded`` while the game is unchanged, and every mail's guard
+        asks (the state is fixed here, and ``participants`` depends on it alone)."""
+        return frozenset(self.engine.participants(self.state))
 
     def player(self, seat: str) -> PlayerRow:
         return next(p for p in self.players if p.seat == seat)

@@ -64,9 +64,13 @@ log = logging.getLogger(__name__)
 
 NOT_IN_CONFIG = "not in the config"
 
-# Games whose validated state is kept (see ``Referee._states``): enough for the games a
-# burst of mail is for; a thousand idle games are not held in memory.
+# Games whose validated state (``Referee._states``) and ``Loaded`` (``_loads``) are kept:
+# enough for the games a burst of mail is for; a thousand idle games are not held in memory.
 STATES_KEPT = 64
+# Seats whose validated orders on file are kept (``Referee.orders_on_file``): every seat of
+# the games a burst is for.
+ORDERS_KEPT = 4096
+_KeptOrders = tuple[type, str, BaseModel]  # the engine's orders class, the text, the object
 
 
 def _code() -> str:
@@ -113,6 +117,11 @@ class Referee:
         # Sharing one object is safe because no engine changes a state it is given
         # (tests/conformance: test_no_call_changes_the_state_it_is_given).
         self._states: OrderedDict[str, tuple[str, str, BaseModel]] = OrderedDict()
+        # Validated orders on file by (game, phase, seat), with the engine's orders class
+        # and the stored text they came from (``orders_on_file``).
+        self._orders: OrderedDict[tuple[str, int, str], _KeptOrders] = OrderedDict()
+        # The games as last loaded, by id (``_loaded``): every mail loads its game.
+        self._loads: OrderedDict[str, Loaded] = OrderedDict()
         # The GM's tools for a season, his notices and the absences kept, each on this
         # referee's store, clock and mailer.
         self.season = SeasonTools(self)
@@ -132,13 +141,26 @@ class Referee:
         return None if row is None else self._loaded(row)
 
     def _loaded(self, row: GameRow) -> Loaded | None:
+        """The game as loaded last time while its row, its config and its seats are the
+        very objects it was made of: the store hands out the same row and seats until
+        they change (``Store.game``, ``Store.seats``) and a reloaded config is new
+        objects, so everything a ``Loaded`` holds is current then (its state follows from
+        the row; ``Loaded`` is frozen)."""
         try:
             config = self.config.game(row.id)
         except KeyError:
             return None  # a game removed from the config is left alone, not deleted
+        players = self.store.seats(row.id)
+        kept = self._loads.get(row.id)
+        if kept and kept.row is row and kept.config is config and kept.players is players:
+            self._loads.move_to_end(row.id)
+            return kept
         engine = find_game(row.kind)
-        players = tuple(self.store.players(row.id))
-        return Loaded(row, config, engine, self._state(row, engine), players)
+        loaded = Loaded(row, config, engine, self._state(row, engine), players)
+        self._loads[row.id] = loaded
+        if len(self._loads) > STATES_KEPT:
+            self._loads.popitem(last=False)
+        return loaded
 
     def _state(self, row: GameRow, engine: AnyGame) -> BaseModel:
         kept = self._states.get(row.id)
@@ -447,8 +469,25 @@ class Referee:
 
     # --- orders ------------------------------------------------------------------------
     def orders_on_file(self, loaded: Loaded, seat: str) -> BaseModel | None:
-        data = self.store.orders_of(loaded.id, loaded.row.phase, seat)
-        return None if data is None else loaded.engine.Orders.model_validate(data)
+        """The seat's orders of the current phase, validated once per stored text: the
+        object made from a text is handed out again while the store holds that very text
+        (every order mail asks for its sender's, and the same seat writes again and again
+        in a burst). Sharing it is safe because no engine changes the orders it is given
+        (tests/conformance: test_no_call_changes_the_state_it_is_given)."""
+        key = (loaded.id, loaded.row.phase, seat)
+        text = self.store.orders_text(*key)
+        if text is None:
+            return None
+        kind = loaded.engine.Orders
+        kept = self._orders.get(key)
+        if kept is not None and kept[0] is kind and kept[1] == text:
+            self._orders.move_to_end(key)
+            return kept[2]
+        orders = kind.model_validate(json.loads(text))
+        self._orders[key] = (kind, text, orders)
+        if len(self._orders) > ORDERS_KEPT:
+            self._orders.popitem(last=False)
+        return orders
 
     def store_orders(
         self, loaded: Loaded, seat: str, orders: BaseModel, inbox_id: int | None

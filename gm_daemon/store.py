@@ -191,6 +191,9 @@ _BEFORE_V2_INDEXES = (
 # small and kept for every game and address asked for, up to ``SEATS_KEPT`` of each).
 GAME_ROWS_KEPT = 256
 SEATS_KEPT = 8192
+# Orders on file kept by ``Store.orders_text``, by (game, phase, seat): the most recently
+# asked for or written. Every order mail asks for its sender's and writes them.
+ORDERS_KEPT = 8192
 # A game the clock has work for: running, not held by the GM or a failed resolution, not
 # waiting for the GM, with a deadline or reminder at hand.
 _RUNNING = "NOT finished AND NOT paused AND held IS NULL AND waiting IS NULL AND preview_of IS NULL"
@@ -455,6 +458,9 @@ class Store:
         self._game_rows: OrderedDict[str, GameRow | None] = OrderedDict()
         self._seats_of_game: dict[str, tuple[PlayerRow, ...]] = {}
         self._seats_at: dict[str, tuple[PlayerRow, ...]] = {}
+        # Orders on file as stored (their JSON text; None: none), by (game, phase, seat):
+        # an order mail asks for its sender's and then writes them (``_orders_write``).
+        self._orders_kept: OrderedDict[tuple[str, int, str], str | None] = OrderedDict()
         self._seen_version = -1  # ``PRAGMA data_version`` when the kept rows were checked
         self._looked = False  # checked inside the transaction now open (none else commits)
         try:
@@ -463,6 +469,12 @@ class Store:
             self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.execute("PRAGMA foreign_keys=ON")
             bring_up_to_date(self.db, path)
+            # Savepoints (a mail each, inside a group's transaction) keep the pages they
+            # change in a sub-journal that grows until the commit; in a file, past 64 KiB,
+            # it cost a temporary file in /var/tmp and a write per page (~7 a mail). In
+            # memory it holds at most a group's or a statement's changed pages; a migration
+            # (which may sort a whole table to build an index) ran before, with files.
+            self.db.execute("PRAGMA temp_store=MEMORY")
         except BaseException:
             self.db.close()  # a refused or failed open leaves no handle (nor lock) behind
             raise
@@ -566,10 +578,10 @@ class Store:
     def _rows_current(self) -> None:
         """Forget the kept rows when another connection (the CLI) has committed since they
         were read: ``PRAGMA data_version`` changes then, and only then. This connection's
-        own changes go through ``_games_write`` and ``_players_write``, which forget what
-        they change, and a rollback forgets everything. Inside a transaction of this store
-        one look is enough: ``BEGIN IMMEDIATE`` holds the write lock, so no one else commits
-        before it ends."""
+        own changes go through ``_games_write``, ``_players_write`` and ``_orders_write``,
+        which forget what they change, and a rollback forgets everything. Inside a
+        transaction of this store one look is enough: ``BEGIN IMMEDIATE`` holds the write
+        lock, so no one else commits before it ends."""
         if self._looked and self.db.in_transaction:
             return
         version = int(self.db.execute("PRAGMA data_version").fetchone()[0])
@@ -582,6 +594,7 @@ class Store:
         self._game_rows.clear()
         self._seats_of_game.clear()
         self._seats_at.clear()
+        self._orders_kept.clear()
         self._looked = False
 
     def _games_write(self, query: str, values: Sequence[Any] = ()) -> sqlite3.Cursor:
@@ -594,6 +607,27 @@ class Store:
         self._seats_of_game.clear()
         self._seats_at.clear()
         return self.db.execute(query, values)
+
+    def _orders_write(
+        self, query: str, values: Sequence[Any], put: tuple[tuple[str, int, str], str] | None
+    ) -> sqlite3.Cursor:
+        """Every change of ``orders`` goes through here: the kept orders are forgotten first;
+        ``put``, one seat's orders written whole (key, JSON text), is kept as written once
+        the statement has run."""
+        if put is None:
+            self._orders_kept.clear()
+            return self.db.execute(query, values)
+        key, text = put
+        self._orders_kept.pop(key, None)
+        cursor = self.db.execute(query, values)
+        self._keep_orders(key, text)
+        return cursor
+
+    def _keep_orders(self, key: tuple[str, int, str], text: str | None) -> None:
+        kept = self._orders_kept
+        kept[key] = text
+        if len(kept) > ORDERS_KEPT:
+            kept.popitem(last=False)
 
     # --- games -------------------------------------------------------------------------
     def game(self, game_id: str) -> GameRow | None:
@@ -775,8 +809,8 @@ class Store:
                 f" FROM {table} WHERE game_id = ? AND phase >= ?",
                 (rollback_id, game_id, first),
             )
-            self.db.execute(
-                f"DELETE FROM {table} WHERE game_id = ? AND phase >= ?", (game_id, first)
+            self._orders_write(  # phases or orders: the kept orders are forgotten either way
+                f"DELETE FROM {table} WHERE game_id = ? AND phase >= ?", (game_id, first), None
             )
         self._games_write(
             "UPDATE games SET state = ?, phase = ?, finished = 0, preview_of = NULL,"
@@ -827,22 +861,27 @@ class Store:
         return cursor.rowcount == 1
 
     def players(self, game_id: str) -> list[PlayerRow]:
+        return list(self.seats(game_id))
+
+    def seats(self, game_id: str) -> tuple[PlayerRow, ...]:
+        """The game's seats: the very tuple kept while they are unchanged, so what a caller
+        built from it is current while the store hands out the same object."""
         return self._kept_seats(self._seats_of_game, "game_id = ?", game_id)
 
     def players_by_email(self, email: str) -> list[PlayerRow]:
-        return self._kept_seats(self._seats_at, f"{_ADDRESS} = ?", email.lower())
+        return list(self._kept_seats(self._seats_at, f"{_ADDRESS} = ?", email.lower()))
 
     def _kept_seats(
         self, kept: dict[str, tuple[PlayerRow, ...]], where: str, value: str
-    ) -> list[PlayerRow]:
-        """The seats as last read while unchanged (``_rows_current``), in a list of its own."""
+    ) -> tuple[PlayerRow, ...]:
+        """The seats as last read while unchanged (``_rows_current``)."""
         self._rows_current()
         seats = kept.get(value)
         if seats is None:
             if len(kept) >= SEATS_KEPT:  # strangers' addresses, each asked for once
                 kept.clear()
             seats = kept[value] = tuple(self._players(where, value))
-        return list(seats)
+        return seats
 
     def _players(self, where: str, value: str) -> list[PlayerRow]:
         """Columns in ``PlayerRow``'s order, so a row is built without looking up names
@@ -887,26 +926,42 @@ class Store:
         at: datetime,
         inbox_id: int | None,
     ) -> None:
-        self.db.execute(
+        text = json.dumps(orders)
+        self._orders_write(
             "INSERT OR REPLACE INTO orders(game_id, phase, seat, orders, submitted_at, inbox_id)"
             " VALUES (?, ?, ?, ?, ?, ?)",
-            (game_id, phase, seat, json.dumps(orders), iso(at), inbox_id),
+            (game_id, phase, seat, text, iso(at), inbox_id),
+            ((game_id, phase, seat), text),
         )
 
     def delete_orders(self, game_id: str, phase: int, seat: str) -> bool:
-        cursor = self.db.execute(
+        cursor = self._orders_write(
             "DELETE FROM orders WHERE game_id = ? AND phase = ? AND seat = ?",
             (game_id, phase, seat),
+            None,
         )
         return cursor.rowcount == 1
 
     def orders_of(self, game_id: str, phase: int, seat: str) -> dict[str, Any] | None:
         """One seat's orders: every order mail asks for the sender's, not the table's."""
+        text = self.orders_text(game_id, phase, seat)
+        return None if text is None else dict(json.loads(text))
+
+    def orders_text(self, game_id: str, phase: int, seat: str) -> str | None:
+        """One seat's orders as stored (JSON), None when it has none: as last read or written
+        while unchanged (``_rows_current``, ``_orders_write``)."""
+        self._rows_current()
+        key = (game_id, phase, seat)
+        kept = self._orders_kept
+        if key in kept:
+            kept.move_to_end(key)
+            return kept[key]
         row = self.db.execute(
-            "SELECT orders FROM orders WHERE game_id = ? AND phase = ? AND seat = ?",
-            (game_id, phase, seat),
+            "SELECT orders FROM orders WHERE game_id = ? AND phase = ? AND seat = ?", key
         ).fetchone()
-        return None if row is None else dict(json.loads(row[0]))
+        text = None if row is None else str(row[0])
+        self._keep_orders(key, text)
+        return text
 
     def seats_with_orders(self, game_id: str, phase: int) -> set[str]:
         query = "SELECT seat FROM orders WHERE game_id = ? AND phase = ?"

@@ -266,7 +266,8 @@ def test_the_nmr_section_says_something_for_every_seat(kind: str) -> None:
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_no_call_changes_the_state_it_is_given(kind: str) -> None:
-    """Point 8: the referee shares one validated state between the mails of a game."""
+    """Point 8: the referee shares one validated state between the mails of a game, and
+    one validated object of a seat's orders on file (``on_file``) between his mails."""
     engine = games.find_game(kind)
     for step in play(kind):
         state = step.state
@@ -281,7 +282,8 @@ def test_no_call_changes_the_state_it_is_given(kind: str) -> None:
                 for line in lines(example):
                     engine.read_header(line.text, state)
                 if example:
-                    read = engine.read_orders(lines(example), state, seat, lang)
+                    on_file = step.orders.get(seat)
+                    read = engine.read_orders(lines(example), state, seat, lang, on_file)
                     engine.describe_orders(state, seat, read.orders, lang)
             if seat in engine.owed(state):
                 engine.describe_orders(state, seat, engine.default_orders(state, seat), "de")

@@ -1,7 +1,7 @@
-"""The store keeps the rows of ``games`` and ``players`` it read (every mail asks for its game
-and its sender's seats): what it hands out must always be what the database says — after
-each of its own changes, after a change undone by a rollback, and after another process
-(the CLI) committed one."""
+"""The store keeps the rows of ``games`` and ``players`` and the orders on file it read or
+wrote (every mail asks for its game, its sender's seats and his orders): what it hands out
+must always be what the database says — after each of its own changes, after a change undone
+by a rollback, and after another process (the CLI) committed one."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from gm_daemon.store import GameRow, PlayerRow, Store
 
 NOW = datetime(2026, 11, 27, 12, 0, tzinfo=UTC)
 ADDRESSES = ("anna@players.test", "bert@players.test", "new@players.test", "ANNA@players.test")
+ORDERS = [(g, phase, seat) for g in ("g1", "g2") for phase in (1, 2) for seat in ("anna", "bert")]
 
 
 def _store(path: Path) -> Store:
@@ -31,6 +32,9 @@ def _store(path: Path) -> Store:
         store.insert_player("g1", "bert", "Bert", "bert@players.test", "CODE-2")
         store.insert_player("g2", "anna", "Anna", "anna@players.test", "CODE-3")
         store.set_held("g2", "a resolution failed")
+        store.put_orders("g1", 1, "anna", {"shots": ["bert"]}, NOW, 1)
+        store.put_orders("g1", 2, "anna", {"shots": []}, NOW, 2)
+        store.put_orders("g2", 1, "anna", {"shots": ["carl"]}, NOW, 3)
     return store
 
 
@@ -39,7 +43,8 @@ def _read(store: Store) -> tuple[object, ...]:
     games = tuple(store.game(g) for g in ("g1", "g2", "g3"))
     seats = tuple(tuple(store.players(g)) for g in ("g1", "g2", "g3"))
     by_address = tuple(tuple(store.players_by_email(a)) for a in ADDRESSES)
-    return games, seats, by_address
+    orders = tuple(store.orders_text(*key) for key in ORDERS)
+    return games, seats, by_address, orders
 
 
 def _truth(path: Path) -> tuple[object, ...]:
@@ -63,9 +68,12 @@ def _truth(path: Path) -> tuple[object, ...]:
             )
             for a in ADDRESSES
         )
+        query = "SELECT orders FROM orders WHERE game_id = ? AND phase = ? AND seat = ?"
+        found = [db.execute(query, key).fetchone() for key in ORDERS]
+        orders = tuple(row[0] if row else None for row in found)
     finally:
         db.close()
-    return tuple(rows.get(g) for g in ("g1", "g2", "g3")), seats, by_address
+    return tuple(rows.get(g) for g in ("g1", "g2", "g3")), seats, by_address, orders
 
 
 CHANGES: dict[str, Callable[[Store], object]] = {
@@ -87,6 +95,10 @@ CHANGES: dict[str, Callable[[Store], object]] = {
         "g1", "bert", "Bert", "new@players.test"
     ),
     "address overridden": lambda s: s.override_email("g2", "anna", "new@players.test"),
+    "orders replaced": lambda s: s.put_orders("g1", 1, "anna", {"shots": []}, NOW, 9),
+    "orders sent": lambda s: s.put_orders("g1", 1, "bert", {"shots": ["anna"]}, NOW, 9),
+    "orders withdrawn": lambda s: s.delete_orders("g1", 1, "anna"),
+    "rolled back, orders kept": lambda s: s.roll_back("g1", 1, {"round": 0}, NOW, "t", False),
 }
 
 
@@ -167,6 +179,7 @@ def test_rows_handed_out_are_the_callers_own_lists(kept: Store) -> None:
 
 
 WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE")
+WRITERS = (("games", "_games_write"), ("players", "_players_write"), ("orders", "_orders_write"))
 
 
 def _writes_to(text: str, table: str) -> bool:
@@ -176,9 +189,10 @@ def _writes_to(text: str, table: str) -> bool:
     )
 
 
-def test_every_change_of_games_or_players_forgets_what_is_kept() -> None:
-    """A new statement writing ``games`` or ``players`` must go through ``_games_write`` or
-    ``_players_write``; one written with ``db.execute`` would leave stale rows kept."""
+def test_every_change_of_games_players_or_orders_forgets_what_is_kept() -> None:
+    """A new statement writing ``games``, ``players`` or ``orders`` must go through
+    ``_games_write``, ``_players_write`` or ``_orders_write``; one written with
+    ``db.execute`` would leave stale rows kept."""
     tree = ast.parse(inspect.getsource(store_module))
     wrong = []
     for node in ast.walk(tree):
@@ -191,7 +205,7 @@ def test_every_change_of_games_or_players_forgets_what_is_kept() -> None:
             if isinstance(part, ast.Constant) and isinstance(part.value, str)
         ]
         text = " ".join(texts)
-        for table, writer in (("games", "_games_write"), ("players", "_players_write")):
+        for table, writer in WRITERS:
             if _writes_to(text, table) and node.func.attr != writer:
                 wrong.append(f"line {node.lineno}: {node.func.attr}({text[:60]!r})")
     assert not wrong, wrong

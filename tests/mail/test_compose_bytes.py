@@ -15,7 +15,14 @@ from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
 from gm_daemon.games.protocol import Attachment
-from gm_daemon.mail.compose import _quoted_printable, compose, compose_bytes
+from gm_daemon.mail.compose import (
+    _quoted_printable,
+    _Tokens,
+    compose,
+    compose_bytes,
+    is_own_message_id,
+    new_message_id,
+)
 
 BASE: dict[str, Any] = {
     "sender": "gm@gm.test",
@@ -282,3 +289,15 @@ def _quoted_whole(body: str) -> str:
 )
 def test_a_body_quoted_line_by_line_is_the_body_quoted_whole(body: str) -> None:
     assert _quoted_printable(body) == _quoted_whole(body)
+
+
+@pytest.mark.parametrize("count", [1, _Tokens.BATCH, 3 * _Tokens.BATCH + 5])
+def test_message_ids_are_unique_and_our_own_across_batches(count: int) -> None:
+    """Tokens come from the system's random source a batch at a time: every id has the one
+    shape ``is_own_message_id`` knows, and none repeats, also across batches."""
+    tokens = _Tokens()
+    ids = [new_message_id("gm.test", "hn1", "accepted", "anna", "1") for _ in range(count)]
+    taken = [tokens.take() for _ in range(count)]
+    assert len(set(ids)) == count and len(set(taken)) == count
+    assert all(is_own_message_id(i, "gm.test") for i in ids)
+    assert all(len(t) == 12 and set(t) <= set("0123456789abcdef") for t in taken)

@@ -1,0 +1,134 @@
+"""CPU and SQL statements per order mail from the decoded mail to the queued acknowledgement
+(``Daemon._process_pending``: guards, High Noon's reading, the orders stored, the reply
+composed and queued, the groups' commits), on the mails ``bench/intake_e2e.py`` drops, in this
+process, with the daemon's real store on a temporary database. Sending is not measured.
+
+Run by hand from the repository root:
+
+    .venv/bin/python bench/answer.py [--mails 1000] [--rounds 5] [--tree DIR] [--profile]
+
+The set-up is ``intake_e2e``'s (20 High Noon games of 8 seats, maildir transport, welcomes
+queued first). Each round stores ``--mails`` new order mails as a fetch stores them (not
+timed; intake then takes each decoded mail from the fetch as in the daemon), then times
+``_process_pending`` with ``time.thread_time`` (CPU of this thread only, so the other
+processes on the machine move it little); a first round, not timed, counts the SQL
+statements it runs (sqlite3's trace callback). Printed: µs of CPU per mail for each round
+and their best and median, statements per mail, and how many of each kind. ``--tree DIR``
+imports ``gm_daemon`` from another checkout (``git archive COMMIT | tar -x -C DIR``) to
+compare versions in alternating runs; the daemon's clock starts at the same moment in every
+run, and the acknowledgements (Date, Message-ID and the replied-to ids left out) are
+checksummed, so two versions can be seen to write the same bytes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import cProfile
+import hashlib
+import logging
+import pstats
+import re
+import statistics
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+START = datetime(2026, 11, 27, 12, 0, tzinfo=UTC)
+_VARYING = re.compile(rb"^(Date|Message-ID|In-Reply-To|References): .*(\n[ \t].*)*", re.MULTILINE)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mails", type=int, default=1000)
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--players", type=int, default=8)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--tree", type=Path, help="import gm_daemon from this checkout")
+    parser.add_argument("--profile", action="store_true", help="cProfile of the last round")
+    args = parser.parse_args()
+    sys.path.insert(0, str(args.tree.resolve() if args.tree else ROOT))
+    sys.path.insert(1, str(ROOT))
+    import gm_daemon
+    from bench.intake_e2e import _config, _order  # the very set-up and mails of that bench
+    from gm_daemon.daemon import Daemon
+    from gm_daemon.mail.transport import RawMail
+
+    print(f"gm_daemon from {Path(gm_daemon.__file__).parent.parent}")
+    logging.disable(logging.CRITICAL)
+    with tempfile.TemporaryDirectory(prefix="gm-bench-answer-") as name:
+        folder = Path(name)
+        for sub in ("new", "cur", "tmp"):
+            (folder / "in" / sub).mkdir(parents=True)
+        started = time.monotonic()
+
+        def clock() -> datetime:  # the deadlines in the replies the same in every run
+            return START + timedelta(seconds=time.monotonic() - started)
+
+        daemon = Daemon(_config(folder, args.games, args.players), clock)
+        daemon.referee.sync()  # welcome mails queued, not timed
+        store = daemon.store
+        kinds: collections.Counter[str] = collections.Counter()
+        cpu, digests = [], set()
+        profile = None
+        for number in range(args.rounds + 1):  # round 0 counts the statements, untimed
+            raws = [
+                RawMail(f"maildir:bench-{number}-{i}", bytes(_order(i, args.games, args.players)))
+                for i in range(args.mails)
+            ]
+            daemon._store_all(raws)
+            last = int(store.db.execute("SELECT coalesce(max(id), 0) FROM outbox").fetchone()[0])
+            if number == args.rounds and args.profile:
+                profile = cProfile.Profile()
+                profile.enable()
+            if number == 0:
+                store.db.set_trace_callback(lambda sql: kinds.update([_kind(sql)]))
+            start = time.thread_time()
+            asyncio.run(daemon._process_pending())
+            if number:
+                cpu.append(time.thread_time() - start)
+            if profile:
+                profile.disable()
+            if number == 0:
+                store.db.set_trace_callback(None)
+            digests.add(_digest(store, last, args.mails))
+        asyncio.run(daemon.close())
+    per_mail = [1e6 * c / args.mails for c in cpu]
+    print("µs per mail, each round:", " ".join(f"{v:.0f}" for v in per_mail))
+    print(f"best {min(per_mail):.0f} µs, median {statistics.median(per_mail):.0f} µs per mail")
+    print(f"SQL statements per mail: {sum(kinds.values()) / args.mails:.2f}")
+    for kind, count in kinds.most_common():
+        print(f"  {count / args.mails:6.2f}  {kind}")
+    if len(digests) != 1:
+        raise SystemExit(f"the rounds wrote different acknowledgements: {digests}")
+    print(f"acknowledgements (Date and ids left out): {digests.pop()}")
+    if profile:
+        pstats.Stats(profile).sort_stats("tottime").print_stats(40)
+
+
+def _kind(sql: str) -> str:
+    """A statement's first words, its values left out."""
+    words = sql.split()
+    return " ".join(words[:4]) if words else ""
+
+
+def _digest(store: object, after: int, expected: int) -> str:
+    """A checksum of the acknowledgements queued after outbox row ``after``, in order."""
+    rows = store.db.execute(  # type: ignore[attr-defined]
+        "SELECT purpose, recipient, message FROM outbox WHERE id > ? ORDER BY id", (after,)
+    ).fetchall()
+    if len(rows) != expected or any(r[0] != "accepted" for r in rows):
+        raise SystemExit(f"{len(rows)} mails queued, not {expected} acknowledgements")
+    digest = hashlib.sha256()
+    for purpose, recipient, message in rows:
+        digest.update(f"{purpose}\0{recipient}\0".encode())
+        digest.update(_VARYING.sub(b"", bytes(message)))
+    return digest.hexdigest()[:16]
+
+
+if __name__ == "__main__":
+    main()
