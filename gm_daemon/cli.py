@@ -36,6 +36,26 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
+def entry() -> None:
+    """The console script ``gm-daemon``. After ``run``, which has closed its database, its
+    transports and its lock itself, the process ends without tearing the interpreter down:
+    freeing every module and object took ~35 ms of each ``run --once`` here, about what
+    ten mails' intake costs, and nothing but the output's flushing is left to do by then.
+    Other commands (their database is closed by that teardown) and ``main`` called from
+    Python (tests) end as usual."""
+    args = sys.argv[1:]
+    status = main(args)
+    if args[:1] == ["run"]:
+        logging.shutdown()
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except OSError:  # a closed pipe: let Python's own exit deal with it as ever
+            sys.exit(status)
+        os._exit(status)
+    sys.exit(status)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:1] == ["diplomacy"]:
