@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from intake_e2e import GM_DAEMON, _config  # noqa: E402
+from intake_e2e import ENTRY, GM_DAEMON, _config
 
 COMMANDS = {
     "--help": ["--help"],
@@ -44,7 +44,7 @@ def _argv(tree: Path | None, args: list[str]) -> tuple[list[str], dict[str, str]
     if tree is None:
         return [str(GM_DAEMON), *args], env
     env["PYTHONPATH"] = str(tree)
-    code = "import sys; from gm_daemon.cli import main; sys.exit(main())"
+    code = ENTRY
     return [sys.executable, "-P", "-c", code, *args], env
 
 
@@ -82,7 +82,7 @@ def main() -> None:
         timings: dict[tuple[str, str], list[tuple[float, float]]] = {}
         print(f"load average before: {os.getloadavg()[0]:.2f}")
         for _ in range(args.repeat):
-            for label, tree in trees.items():
+            for label in trees:
                 timings.setdefault(("python -c pass", label), []).append(
                     _time([sys.executable, "-c", "pass"], dict(os.environ))
                 )
