@@ -4,7 +4,7 @@ Every command but ``run`` works on the database directly and is safe while the d
 changes are single transactions, and mails they cause are queued for the daemon to send.
 
 Each command imports what it needs when it runs: ``gm-daemon --help`` does not load pydantic,
-the config's models and the daemon (~0.25 s), nor ``status`` the mail reading of ``run``.
+the config's models and the daemon (~0.25 s), nor ``status`` the intake of ``run``.
 """
 
 from __future__ import annotations
@@ -39,8 +39,8 @@ def utc_now() -> datetime:
 def entry() -> None:
     """The console script ``gm-daemon``. After ``run``, which has closed its database, its
     transports and its lock itself, the process ends without tearing the interpreter down:
-    freeing every module and object took ~35 ms of each ``run --once`` here, about what
-    ten mails' intake costs, and nothing but the output's flushing is left to do by then.
+    freeing every module and object took ~35 ms of each ``run --once`` here (the intake
+    of some thirty mails), and nothing but the output's flushing is left to do by then.
     Other commands (their database is closed by that teardown) and ``main`` called from
     Python (tests) end as usual."""
     args = sys.argv[1:]
