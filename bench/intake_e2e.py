@@ -60,6 +60,8 @@ IN_REPLY_TO = re.compile(rb"^In-Reply-To: *(<[^>\r\n]+>)", re.MULTILINE | re.IGN
 WATCH_EVERY = 0.002
 TIMEOUT = 300.0
 TREE: Path | None = None  # --tree: another checkout's code for the daemon
+# The console script's code, for a tree run with ``python -c`` (older trees have no entry)
+ENTRY = "import sys, gm_daemon.cli as c; c.entry() if hasattr(c, 'entry') else sys.exit(c.main())"
 
 
 @dataclass(frozen=True)
@@ -178,7 +180,7 @@ def _start(setup: Setup, *args: str) -> subprocess.Popen[bytes]:
             sys.executable,
             "-P",  # without it "-c" puts the working directory (this checkout) first
             "-c",
-            "import sys; from gm_daemon.cli import main; sys.exit(main())",
+            ENTRY,
         ]
     with (setup.folder / "daemon.log").open("ab") as log:
         return subprocess.Popen(

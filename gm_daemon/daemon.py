@@ -29,7 +29,6 @@ from typing import TYPE_CHECKING
 
 from gm_daemon import __version__
 from gm_daemon.config import Config, ConfigError, load_config
-from gm_daemon.intake import Intake
 from gm_daemon.journal import changes_text, config_changes, games_text, transport_text
 from gm_daemon.mail.message import Incoming, parse_incoming
 from gm_daemon.mail.transport import Inbox, RawMail, Sender
@@ -43,6 +42,7 @@ from gm_daemon.startup import StartupProblem, open_store, open_transports, requi
 from gm_daemon.store import InboxRow, from_iso, iso
 
 if TYPE_CHECKING:
+    from gm_daemon.intake import Intake
     from gm_daemon.mail.imap import ImapInbox
     from gm_daemon.mail.smtp import SmtpSender
 
@@ -164,7 +164,6 @@ class Daemon:
         require_passwords(self.config)
         self.store = open_store(self.config.daemon.database)
         self.referee = Referee(self.config, self.store, clock, config_path=config_path.absolute())
-        self.intake = Intake(self.referee, self.store, clock)
         self.inbox, self.sender = open_transports(transports, self.config)
         self.outbox = OutboxSender(self.store, self.sender, self.config.mail.address, clock)
         self.lock = DaemonLock(self.config.daemon.database)
@@ -182,6 +181,14 @@ class Daemon:
         self._handling = asyncio.Lock()
         self._delivered: asyncio.Event | None = None  # LMTP stored a mail
         self._answering: asyncio.Task[None] | None = None
+
+    @functools.cached_property
+    def intake(self) -> Intake:
+        """Made, and its modules imported, on first use: ``run --once`` on an empty inbox
+        never needs it; the service makes it at start (``run``), before the first mail."""
+        from gm_daemon.intake import Intake
+
+        return Intake(self.referee, self.store, self.clock)
 
     # --- one pass ----------------------------------------------------------------------
     async def cycle(self) -> None:
@@ -413,7 +420,8 @@ class Daemon:
             if self.store.db.in_transaction:  # a failed COMMIT leaves it open
                 self.store.db.execute("ROLLBACK")
             raise CannotStore(f"cannot store mail {key}, left unseen on the server: {exc}") from exc
-        self.intake.decoded.update(decoded)  # intake reads them in this cycle: decode once
+        if decoded:  # (an empty fetch does not make the intake)
+            self.intake.decoded.update(decoded)  # intake reads them in this cycle: decode once
         return len(decoded)
 
     async def run_once(self) -> None:
@@ -421,7 +429,7 @@ class Daemon:
         try:
             self.lock.acquire()
             self.store.release_held()
-            self.referee.sync()
+            self.referee.sync(warm=False)
             await self.cycle()
         finally:
             await self.close()
@@ -438,6 +446,7 @@ class Daemon:
         try:
             self.store.release_held()  # a resolution that failed is tried again after a fix
             self.referee.sync()
+            self.intake  # noqa: B018 (made now, not while the first mail waits)
             await self._listen()
             sd_notify("READY=1\nSTATUS=running")
             self._log_start()

@@ -12,8 +12,6 @@ from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from zoneinfo import ZoneInfo
 
-from apscheduler.triggers.cron import CronTrigger
-
 from gm_daemon.config import Deadlines, parse_duration
 
 _DEFAULT_LENGTH = timedelta(days=7)
@@ -28,6 +26,8 @@ def next_deadline(
         return (phase_start + lengths[phase_type]).astimezone(UTC)
     earliest = phase_start + parse_duration(spec.min_notice)
     if spec.cron:
+        from apscheduler.triggers.cron import CronTrigger  # only cron schedules need it
+
         trigger = CronTrigger.from_crontab(spec.cron, timezone=tz)
         fire = trigger.get_next_fire_time(None, earliest.astimezone(tz))
         assert fire is not None  # a valid crontab always fires again

@@ -13,9 +13,10 @@ import json
 import logging
 from collections.abc import Iterator
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from gm_daemon.config import Config, GameConfig
+if TYPE_CHECKING:  # every command sets up logging; most need no config to do it
+    from gm_daemon.config import Config, GameConfig
 
 LogFormat = Literal["text", "json"]
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"

@@ -241,10 +241,12 @@ class Referee:
         return phrase(lang, "absence_moved_public", who=who, **values)
 
     # --- config sync -------------------------------------------------------------------
-    def sync(self) -> list[str]:
+    def sync(self, warm: bool = True) -> list[str]:
         """Bring the database in line with the config: start new games; take over changed
         names, addresses, deadlines and options; hold games that left the config. Returns
-        the ids of games started now."""
+        the ids of games started now. ``warm``: each kind builds now what it builds on
+        first use (its grammar), so the service's first reply does not wait for it; a
+        ``run --once`` leaves that to its first mail, if one comes."""
         started = []
         configured = {g.id for g in self.config.games}
         for row in self.store.games():
@@ -263,7 +265,8 @@ class Referee:
                     started.append(game_config.id)
             else:
                 self._update_from_config(game_config)
-            warm_up(find_game(game_config.kind))
+            if warm:
+                warm_up(find_game(game_config.kind))
         return started
 
     def start_due(self) -> list[str]:

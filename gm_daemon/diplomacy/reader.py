@@ -40,7 +40,7 @@ from gm_daemon.diplomacy.quickread import (
     quick_read,
 )
 from gm_daemon.games.protocol import ProblemKind
-from gm_daemon.grammar import grammar_dir, grammar_path
+from gm_daemon.grammar import build
 
 
 @dataclass
@@ -132,12 +132,7 @@ def _parser() -> Lark:
     """``grammars/diplomacy.lark`` under LALR. Built here rather than with ``grammar.parser``
     to leave out position propagation, which doubles the parse time of a short order and is
     not needed: syntax errors carry their column anyway."""
-    return Lark(
-        grammar_path("diplomacy").read_text(encoding="utf-8"),
-        parser="lalr",
-        import_paths=[grammar_dir()],
-        maybe_placeholders=False,
-    )
+    return build("diplomacy", parser="lalr", maybe_placeholders=False)
 
 
 def _syntax_error(text: str, exc: UnexpectedInput) -> OrderError:

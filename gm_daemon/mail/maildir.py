@@ -11,26 +11,28 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import mailbox
 import os
 import time
 from collections import deque
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gm_daemon.mail.transport import Outgoing, RawMail, SendError
+
+if TYPE_CHECKING:
+    import mailbox
 
 _PREFIX = "maildir:"
 _INFO_SEP = ":"  # Maildir's "unique:2,FLAGS" separator, as mailbox.Maildir uses it
 
 
-def _open(path: str | os.PathLike[str]) -> mailbox.Maildir:
-    """Open the Maildir, creating new/ cur/ tmp/ when missing. mailbox.Maildir creates them
-    only when the folder itself is missing, not in an existing empty folder."""
+def _open(path: str | os.PathLike[str]) -> None:
+    """Make the Maildir's new/ cur/ tmp/ when missing. mailbox.Maildir creates them only
+    when the folder itself is missing, not in an existing empty folder."""
     for sub in ("new", "cur", "tmp"):
         os.makedirs(os.path.join(path, sub), mode=0o700, exist_ok=True)
-    return mailbox.Maildir(os.fspath(path), factory=None, create=False)
 
 
 def _split(name: str) -> tuple[str, str]:
@@ -186,13 +188,14 @@ class MaildirSender:
     SYNC_THREADS = 8
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
-        self._maildir = _open(path)
+        _open(path)
         self._root = Path(path)
         # the folders as strings: a mail's paths are joined in its batch's thread, which
         # holds the interpreter meanwhile (pathlib's joins cost more than the file's writing)
         self._tmp = os.path.join(os.fspath(path), "tmp")
         self._new = os.path.join(os.fspath(path), "new")
         self._syncing: ThreadPoolExecutor | None = None
+        self._single: mailbox.Maildir | None = None  # see _maildir
 
     async def send(self, message: bytes, sender: str, recipients: Sequence[str]) -> None:
         """The stored bytes as they are, but with Unix line ends, as Maildir files have."""
@@ -200,9 +203,19 @@ class MaildirSender:
             raise SendError("no recipients", permanent=True)
         data = self._envelope(sender, recipients) + message.replace(b"\r\n", b"\n")
         try:
-            await asyncio.to_thread(self._maildir.add, data)
+            await asyncio.to_thread(self._maildir().add, data)
         except OSError as exc:
             raise SendError(f"cannot write to the outbox Maildir: {exc}") from exc
+
+    def _maildir(self) -> mailbox.Maildir:
+        """The standard library's Maildir, for a single mail's ``send``; imported on first
+        use: the daemon sends its batches without it, and ``mailbox`` costs ~10 ms of every
+        start."""
+        if self._single is None:
+            import mailbox
+
+            self._single = mailbox.Maildir(os.fspath(self._root), factory=None, create=False)
+        return self._single
 
     async def send_all(self, mails: Sequence[Outgoing]) -> list[SendError | None]:
         return await asyncio.to_thread(self._send_all, mails)

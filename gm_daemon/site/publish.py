@@ -15,10 +15,13 @@ import json
 import logging
 from collections.abc import Callable
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from gm_daemon.config import Config
-from gm_daemon.site.build import SiteBuilder, write
 from gm_daemon.store import Store
+
+if TYPE_CHECKING:  # imported on first use: a daemon without [site] never loads the builder
+    from gm_daemon.site.build import SiteBuilder
 
 log = logging.getLogger(__name__)
 BUILT = ".built.json"  # the fingerprints of the pages on disk
@@ -50,6 +53,8 @@ class SitePublisher:
             return []
 
     def _refresh(self, config: Config) -> list[str]:
+        from gm_daemon.site.build import write
+
         builder = self._builder_for(config)
         built = self._fingerprints(builder)
         facts = self._facts(config)
@@ -65,6 +70,8 @@ class SitePublisher:
     def _builder_for(self, config: Config) -> SiteBuilder:
         """One builder per config: a reload (new titles, a new [site]) starts afresh."""
         if self._builder is None or self._builder.config is not config:
+            from gm_daemon.site.build import SiteBuilder
+
             self._builder = SiteBuilder(config, self.store, clock=self.clock)
             self._built = None
         return self._builder

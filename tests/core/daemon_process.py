@@ -20,7 +20,7 @@ _INSTALLED = Path(sys.executable).with_name("gm-daemon")
 GM_DAEMON = (
     [str(_INSTALLED)]
     if _INSTALLED.exists()
-    else [sys.executable, "-c", "import sys; from gm_daemon.cli import main; sys.exit(main())"]
+    else [sys.executable, "-c", "from gm_daemon.cli import entry; entry()"]
 )
 
 

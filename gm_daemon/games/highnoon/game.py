@@ -6,8 +6,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from gm_daemon.games.highnoon import orders as order_reading
-from gm_daemon.games.highnoon import report, rules, syntax
+from gm_daemon.games.highnoon import report, rules
 from gm_daemon.games.highnoon.dice import RngDice
 from gm_daemon.games.highnoon.guide import example_name, example_orders, order_format
 from gm_daemon.games.highnoon.model import Options, Orders, State
@@ -15,6 +14,10 @@ from gm_daemon.games.highnoon.rules import resolve_round, start_state
 from gm_daemon.games.highnoon.texts import say
 from gm_daemon.games.kit.rounds import RoundGame, leave_after_round
 from gm_daemon.games.protocol import Accepted, Lang, Line, Report, Resolution, Seat
+
+# The order reader (``orders``, ``syntax``: Lark and the grammar) is imported on first use:
+# ``run --once`` on an empty inbox, ``status`` and most commands never read an order, and
+# the service imports it at start through ``warm_up``.
 
 
 class HighNoon(RoundGame[Options, State, Orders]):
@@ -63,7 +66,9 @@ class HighNoon(RoundGame[Options, State, Orders]):
 
     # --- orders ----------------------------------------------------------------------
     def warm_up(self) -> None:
-        """The order grammar, built on first use (~0.2 s), is built at startup instead."""
+        """The order grammar, built (or loaded) on first use, is loaded at startup instead."""
+        from gm_daemon.games.highnoon import syntax
+
         syntax.warm_up()
 
     def read_orders(
@@ -74,6 +79,8 @@ class HighNoon(RoundGame[Options, State, Orders]):
         lang: Lang,
         on_file: Orders | None = None,
     ) -> Accepted[Orders]:
+        from gm_daemon.games.highnoon import orders as order_reading
+
         return order_reading.read_orders(lines, state, seat, lang)
 
     def default_orders(self, state: State, seat: str) -> Orders:
@@ -81,6 +88,8 @@ class HighNoon(RoundGame[Options, State, Orders]):
         return Orders()
 
     def describe_orders(self, state: State, seat: str, orders: Orders, lang: Lang) -> str:
+        from gm_daemon.games.highnoon import orders as order_reading
+
         return order_reading.describe_orders(state, seat, orders, lang)
 
     def example(self, state: State, seat: str, lang: Lang) -> str:

@@ -1,0 +1,104 @@
+"""What a ``gm-daemon`` command costs before its first mail and after its last: start-up and
+close, as the GM (or cron) runs it, against the Python interpreter starting and exiting.
+
+Run by hand from the repository root (no root, no mail stack):
+
+    .venv/bin/python bench/startup.py [--repeat 10] [--games 20] [--players 8] [--tree DIR]
+
+The set-up is ``intake_e2e.py``'s (``--games`` High Noon games of ``--players`` seats,
+transport ``maildir``), run once first so the database, the games and the grammar cache
+exist (a folder of the bench's own as ``XDG_CACHE_HOME``). Then, ``--repeat`` times each,
+round-robin so a moment of load hits every command alike: ``python -c pass`` (the
+baseline), ``gm-daemon --help``, ``gm-daemon check``, ``gm-daemon status`` and
+``gm-daemon run --once`` on the empty inbox; best and median wall time and the process's CPU
+seconds. ``--tree DIR`` runs another checkout's code (``git archive COMMIT | tar -x -C
+DIR``) in the same rounds, each command alternating between the two.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from intake_e2e import ENTRY, GM_DAEMON, _config
+
+COMMANDS = {
+    "--help": ["--help"],
+    "check": ["check", "--config", "{config}"],
+    "status": ["status", "--config", "{config}"],
+    "run --once": ["run", "--once", "--config", "{config}"],
+}
+
+
+def _argv(tree: Path | None, args: list[str]) -> tuple[list[str], dict[str, str]]:
+    """The command line and environment: the installed entry point for this checkout,
+    ``python -P -c`` with ``PYTHONPATH`` for another tree (``-P``: not the working folder)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    if tree is None:
+        return [str(GM_DAEMON), *args], env
+    env["PYTHONPATH"] = str(tree)
+    code = ENTRY
+    return [sys.executable, "-P", "-c", code, *args], env
+
+
+def _time(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """Wall seconds from start to exit, and the process's CPU seconds (user + system)."""
+    start = time.perf_counter()
+    process = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - start
+    stderr = process.stderr.read() if process.stderr else b""
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"{' '.join(argv)} failed: {stderr.decode(errors='replace')}")
+    return wall, usage.ru_utime + usage.ru_stime
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=10)
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--players", type=int, default=8)
+    parser.add_argument("--tree", type=Path, help="also run this checkout's code, alternating")
+    args = parser.parse_args()
+    trees: dict[str, Path | None] = {"this": None}
+    if args.tree:
+        trees["tree"] = args.tree.resolve()
+    with tempfile.TemporaryDirectory(prefix="gm-bench-startup-") as name:
+        folder = Path(name)
+        os.environ["XDG_CACHE_HOME"] = str(folder / "cache")
+        os.environ.pop("CACHE_DIRECTORY", None)
+        config = _config(folder, args.games, args.players)
+        for sub in ("new", "cur", "tmp"):
+            (folder / "in" / sub).mkdir(parents=True)
+        for tree in trees.values():  # database, games, welcomes, byte code, grammar cache
+            _time(*_argv(tree, ["run", "--once", "--config", str(config)]))
+        timings: dict[tuple[str, str], list[tuple[float, float]]] = {}
+        print(f"load average before: {os.getloadavg()[0]:.2f}")
+        for _ in range(args.repeat):
+            for label in trees:
+                timings.setdefault(("python -c pass", label), []).append(
+                    _time([sys.executable, "-c", "pass"], dict(os.environ))
+                )
+            for command, template in COMMANDS.items():
+                for label, tree in trees.items():
+                    argv = [a.format(config=config) for a in template]
+                    timings.setdefault((command, label), []).append(_time(*_argv(tree, argv)))
+        print(f"load average after: {os.getloadavg()[0]:.2f}")
+    print(f"\n{args.repeat} runs each; seconds, best / median (CPU best / median)")
+    for (command, label), runs in timings.items():
+        walls, cpus = [w for w, _ in runs], [c for _, c in runs]
+        print(
+            f"  {command:<16} {label:<5} wall {min(walls):.3f} / {statistics.median(walls):.3f}"
+            f"   CPU {min(cpus):.3f} / {statistics.median(cpus):.3f}"
+        )
+
+
+if __name__ == "__main__":
+    main()

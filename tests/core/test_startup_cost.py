@@ -1,0 +1,124 @@
+"""What a command loads before it works, and how the console script ends.
+
+``gm-daemon --help`` needs no config and no daemon; ``run --once`` on an empty inbox reads no
+order, so it loads no grammar and makes no intake; the service makes both at start, before
+its first mail. The console script ends a ``run`` without the interpreter's teardown, so the
+database must be closed (its WAL folded in) and every line written before that. Each case
+runs in a process of its own: what is imported is per process.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.core.daemon_process import config_text, highnoon, run_command, write_config
+
+EGON = 'email = "egon@players.test"\ncode = "EGON-1"\n'
+
+# Run in a fresh interpreter: the command, then the modules it left loaded (as JSON).
+PROBE = """
+import json, sys
+from gm_daemon.cli import main
+try:
+    status = main(sys.argv[1:])
+except SystemExit as exc:
+    status = exc.code
+print(json.dumps({"status": status, "modules": sorted(sys.modules)}))
+"""
+
+
+def _loaded(*args: str) -> tuple[int, set[str]]:
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, *args], capture_output=True, text=True, timeout=120
+    )
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    return report["status"], set(report["modules"])
+
+
+@pytest.fixture
+def config(tmp_path: Path) -> Path:
+    games = highnoon("hn1").replace('email = "egon@players.test"\n', EGON) + highnoon("hn2")
+    path = write_config(tmp_path, config_text(tmp_path, games))
+    first = run_command("run", "--once", "--config", str(path))  # games started, welcomes out
+    assert first.returncode == 0, first.stderr
+    return path
+
+
+@pytest.mark.parametrize(
+    ("args", "absent"),
+    [
+        (["--help"], {"pydantic", "asyncio", "gm_daemon.config", "gm_daemon.daemon", "lark"}),
+        (["status", "--help"], {"pydantic", "gm_daemon.config", "gm_daemon.store"}),
+        (["config-reference"], {"asyncio", "gm_daemon.daemon", "gm_daemon.intake"}),
+    ],
+)
+def test_commands_without_a_database_load_little(args: list[str], absent: set[str]) -> None:
+    status, modules = _loaded(*args)
+    assert status == 0
+    assert modules & absent == set()
+
+
+def test_run_once_on_an_empty_inbox_reads_no_order(config: Path) -> None:
+    status, modules = _loaded("run", "--once", "--config", str(config))
+    assert status == 0
+    not_needed = {"lark", "gm_daemon.grammar", "gm_daemon.games.highnoon.syntax"}
+    not_needed |= {"gm_daemon.intake", "gm_daemon.guards", "gm_daemon.site.build"}
+    assert modules & not_needed == set()
+    assert "gm_daemon.games.highnoon.game" in modules  # the games were synced all the same
+
+
+def test_run_once_with_an_order_reads_it(config: Path, tmp_path: Path) -> None:
+    """The same start-up, and the first mail loads what reading it needs."""
+    mail = (
+        "From: Egon <egon@players.test>\nTo: gm@gm.test\nSubject: [hn1] Befehle\n"
+        "Message-ID: <order-1@players.test>\n\nCode: EGON-1\nHerausforderungen: Hans\n"
+    )
+    (tmp_path / "inbox" / "new" / "1.order").write_text(mail, encoding="utf-8")
+    status, modules = _loaded("run", "--once", "--config", str(config))
+    assert status == 0
+    assert {"lark", "gm_daemon.intake", "gm_daemon.games.highnoon.syntax"} <= modules
+    replies = [p.read_text() for p in (tmp_path / "outbox" / "new").iterdir()]
+    [reply] = [text for text in replies if "<order-1@players.test>" in text]
+    assert "Befehle angenommen" in reply, reply
+
+
+def test_the_service_makes_intake_and_grammar_before_the_first_mail(config: Path) -> None:
+    probe = f"""
+import asyncio, sys
+from pathlib import Path
+from gm_daemon.daemon import Daemon
+
+daemon = Daemon(Path({str(config)!r}))
+async def start_and_stop():
+    asyncio.get_running_loop().call_later(0.5, daemon.request_exit, "test")
+    await daemon.run()
+asyncio.run(start_and_stop())
+print("intake" in vars(daemon), "gm_daemon.games.highnoon.syntax" in sys.modules)
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "True"]
+
+
+def test_the_console_script_closes_the_database_and_says_everything(
+    config: Path, tmp_path: Path
+) -> None:
+    """``run`` ends without the interpreter's teardown: the store was closed before (SQLite
+    removes the WAL when its last connection closes), and a refusal still reaches stderr
+    with its status."""
+    done = run_command("run", "--once", "--log-format", "json", "--config", str(config))
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "gm.sqlite").exists()
+    assert not (tmp_path / "gm.sqlite-wal").exists()
+    (tmp_path / "broken").mkdir()
+    broken = write_config(tmp_path / "broken", "[daemon]\nnot toml at all\n")
+    refused = run_command("run", "--once", "--config", str(broken))
+    assert refused.returncode == 78
+    assert "cannot start" in refused.stderr
