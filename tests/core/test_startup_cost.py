@@ -147,9 +147,8 @@ def test_the_start_ups_objects_are_kept_out_of_the_collectors_way(
     config: Path, tmp_path: Path, by: str, frozen: bool
 ) -> None:
     """The console script's ``run`` starts up without the cyclic collector and then hands
-    what it made to ``gc.freeze`` (a full collection walked all of it, ~40 ms each time,
-    during a burst); the collector is on for the mail. ``main`` called from Python leaves
-    the collector as its caller has it."""
+    what it made to ``gc.freeze``; the collector is on for the mail. ``main`` called from
+    Python leaves the collector as its caller has it."""
     mail = (
         "From: Egon <egon@players.test>\nTo: gm@gm.test\nSubject: [hn1] Befehle\n"
         "Message-ID: <order-2@players.test>\n\nCode: EGON-1\nHerausforderungen: Hans\n"
