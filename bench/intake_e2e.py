@@ -22,7 +22,10 @@ what is measured is the acknowledgement path), are written beforehand into the i
 * once: the same drop into a second set-up whose daemon has run once before (welcomes
   written), then ``gm-daemon run --once``, timed from its start until it exits with every
   acknowledgement written; start-up and close included. The same command on an empty inbox
-  right after gives what start-up and close cost alone.
+  right after gives what start-up and close cost alone. Also printed: the first
+  acknowledgement's file after the start (what start-up and the first mail's lazy work
+  cost a player) and the exit after the last one (the close), from the files' modification
+  times against the wall clock at the start.
 
 After each, every dropped mail must have exactly one acknowledgement file (``In-Reply-To``)
 and the database ``--mails`` sent ``accepted`` mails; anything else stops the bench.
@@ -220,6 +223,10 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
 class Timing:
     wall: float
     cpu: float  # the daemon's own (user + system), all its threads
+    # run --once: seconds from the start to the first new file in the outbox, and from the
+    # last one to the exit (the files' modification times; None when it wrote none)
+    first: float | None = None
+    after_last: float | None = None
 
 
 def _cpu_of(pid: int) -> float:
@@ -260,6 +267,8 @@ def _once(setup: Setup) -> tuple[Timing, Timing]:
 
 
 def _run_once(setup: Setup) -> Timing:
+    before = set(os.listdir(setup.outbox)) if setup.outbox.exists() else set()
+    started = time.time()  # the files' clock, for the first and last acknowledgement
     start = time.perf_counter()
     process = _start(setup, "--once")
     _, status, usage = os.wait4(process.pid, 0)
@@ -267,7 +276,19 @@ def _run_once(setup: Setup) -> Timing:
     process.returncode = os.waitstatus_to_exitcode(status)
     if process.returncode != 0:
         raise SystemExit(f"gm-daemon run --once failed ({process.returncode})")
-    return Timing(wall, usage.ru_utime + usage.ru_stime)
+    written = sorted(
+        (setup.outbox / name).stat().st_mtime
+        for name in os.listdir(setup.outbox)
+        if name not in before
+    )
+    if not written:
+        return Timing(wall, usage.ru_utime + usage.ru_stime)
+    ended = started + wall
+    return Timing(wall, usage.ru_utime + usage.ru_stime, written[0] - started, ended - written[-1])
+
+
+def _ms(seconds: float | None) -> str:
+    return "–" if seconds is None else f"{1000 * seconds:.0f} ms"
 
 
 def _record(out: Path, pid: int) -> subprocess.Popen[bytes]:
@@ -331,6 +352,7 @@ def main() -> None:
         raise SystemExit("--players: at least 2 (the last seat never sends)")
     n = args.mails
     rates: dict[str, list[float]] = collections.defaultdict(list)
+    moments: dict[str, list[float]] = collections.defaultdict(list)
     print(f"load average before: {os.getloadavg()[0]:.2f}")
     with tempfile.TemporaryDirectory(prefix="gm-bench-e2e-") as name:
         for round_ in range(args.rounds):
@@ -353,11 +375,15 @@ def main() -> None:
             }
             for label, value in figures.items():
                 rates[label].append(value)
+            if once.first is not None and once.after_last is not None:
+                moments["once: first ack after start"].append(once.first)
+                moments["once: exit after last ack"].append(once.after_last)
             print(
                 f"round {round_ + 1}: baseline {n / base:5.0f}/s | running daemon "
                 f"{n / daemon.wall:5.0f}/s ({daemon.wall:.3f} s, CPU {daemon.cpu:.2f} s) | "
                 f"run --once {n / once.wall:5.0f}/s ({once.wall:.3f} s, CPU {once.cpu:.2f} s; "
-                f"empty {empty.wall:.3f} s, CPU {empty.cpu:.2f} s) | load {load:.2f}",
+                f"empty {empty.wall:.3f} s, CPU {empty.cpu:.2f} s; first ack after "
+                f"{_ms(once.first)}, exit {_ms(once.after_last)} after the last) | load {load:.2f}",
                 flush=True,
             )
     print(f"\n{n} mails, {args.games} games of {args.players} seats, {args.rounds} rounds:")
@@ -365,6 +391,11 @@ def main() -> None:
         print(
             f"  {label:<24} {min(values):6.0f}–{max(values):6.0f}/s"
             f" (median {statistics.median(values):.0f})"
+        )
+    for label, values in moments.items():
+        print(
+            f"  {label:<28} {_ms(min(values))}–{_ms(max(values))}"
+            f" (median {_ms(statistics.median(values))})"
         )
     print(f"load average after: {os.getloadavg()[0]:.2f}")
     if args.spy:

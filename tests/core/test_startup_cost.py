@@ -122,3 +122,47 @@ def test_the_console_script_closes_the_database_and_says_everything(
     refused = run_command("run", "--once", "--config", str(broken))
     assert refused.returncode == 78
     assert "cannot start" in refused.stderr
+
+
+# The collector as ``run_once`` finds it, when started by the console script or by ``main``.
+GC_PROBE = """
+import gc, json, sys
+import gm_daemon.daemon as daemon
+from gm_daemon import cli
+
+seen = {}
+run_once = daemon.Daemon.run_once
+async def probed(self):
+    seen.update(enabled=gc.isenabled(), frozen=gc.get_freeze_count())
+    await run_once(self)
+    print(json.dumps(seen), flush=True)
+daemon.Daemon.run_once = probed
+by, sys.argv = sys.argv[1], ["gm-daemon", *sys.argv[2:]]
+cli.entry() if by == "entry" else sys.exit(cli.main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize(("by", "frozen"), [("entry", True), ("main", False)])
+def test_the_start_ups_objects_are_kept_out_of_the_collectors_way(
+    config: Path, tmp_path: Path, by: str, frozen: bool
+) -> None:
+    """The console script's ``run`` starts up without the cyclic collector and then hands
+    what it made to ``gc.freeze``; the collector is on for the mail. ``main`` called from
+    Python leaves the collector as its caller has it."""
+    mail = (
+        "From: Egon <egon@players.test>\nTo: gm@gm.test\nSubject: [hn1] Befehle\n"
+        "Message-ID: <order-2@players.test>\n\nCode: EGON-1\nHerausforderungen: Hans\n"
+    )
+    (tmp_path / "inbox" / "new" / "2.order").write_text(mail, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-c", GC_PROBE, by, "run", "--once", "--config", str(config)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert seen["enabled"] is True
+    assert (seen["frozen"] > 10_000) is frozen, seen
+    replies = [p.read_text() for p in (tmp_path / "outbox" / "new").iterdir()]
+    assert any("<order-2@players.test>" in text for text in replies)
