@@ -28,6 +28,7 @@ import collections
 import cProfile
 import hashlib
 import logging
+import os
 import pstats
 import re
 import statistics
@@ -107,7 +108,9 @@ def main() -> None:
         raise SystemExit(f"the rounds wrote different acknowledgements: {digests}")
     print(f"acknowledgements (Date and ids left out): {digests.pop()}")
     if profile:
-        pstats.Stats(profile).sort_stats("tottime").print_stats(40)
+        pstats.Stats(profile).sort_stats(os.environ.get("PSORT", "tottime")).print_stats(
+            int(os.environ.get("PN", "40"))
+        )
 
 
 def _kind(sql: str) -> str:

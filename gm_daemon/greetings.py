@@ -16,7 +16,7 @@ from typing import Any
 
 from gm_daemon.games.protocol import Accepted, Line, OrdersRejected, Problem, ProblemKind
 from gm_daemon.games.text import fold
-from gm_daemon.loaded import AnyGame
+from gm_daemon.loaded import AnyGame, passes_over
 from gm_daemon.texts import phrase
 
 # Folded (lower case, umlauts as ae/oe/ue, ß as ss) openings of a greeting or a closing.
@@ -99,27 +99,51 @@ def read_orders(
     and each is noted in the reply. A line the engine accepts is never dropped: it may be
     an order. When the mail is refused even so, the greetings are left out of the problems
     and noted below them. An engine that skips such a line itself with a warning of its own
-    ("„Hallo“ is no player") gets that warning said the same way as everywhere else."""
+    ("„Hallo“ is no player") gets that warning said the same way as everywhere else; one
+    that says so beforehand (``passes_over``) is not given the line at all, since its
+    warning would be replaced anyway (a greeting and a closing in nearly every mail cost
+    High Noon more than its orders)."""
+    passed = _passed_over(engine, lines, state, seat)
+    given = [line for line in lines if line not in passed] if passed else lines
     try:
-        accepted = _read_past_greetings(engine, lines, state, seat, lang, on_file)
+        accepted = _read_past_greetings(engine, lines, given, state, seat, lang, on_file)
     except OrdersRejected as refused:
-        refused.warnings = _said_as_greetings(refused.warnings, lines, lang)
+        refused.warnings = _said_as_greetings(refused.warnings, lines, lang, passed)
         raise
-    accepted.warnings = _said_as_greetings(accepted.warnings, lines, lang)
+    accepted.warnings = _said_as_greetings(accepted.warnings, lines, lang, passed)
     return accepted
 
 
+def _passed_over(engine: AnyGame, lines: list[Line], state: Any, seat: str) -> set[Line]:
+    """The greeting lines the engine would only warn about: what it would say of them is
+    replaced by the greeting note, so they are left out of its reading (exactly: by the
+    hook's promise they change nothing else) and counted as warned."""
+    return {
+        line
+        for line in lines
+        if is_greeting(line.text) and passes_over(engine, line.text, state, seat)
+    }
+
+
 def _read_past_greetings(
-    engine: AnyGame, lines: list[Line], state: Any, seat: str, lang: str, on_file: object
+    engine: AnyGame,
+    lines: list[Line],
+    given: list[Line],
+    state: Any,
+    seat: str,
+    lang: str,
+    on_file: object,
 ) -> Accepted[Any]:
+    """``given``: ``lines`` less those passed over. Greetings are looked for among all of
+    ``lines``, as the line above a name decides whether it signs a closing."""
     try:
-        return engine.read_orders(lines, state, seat, lang, on_file)
+        return engine.read_orders(given, state, seat, lang, on_file)
     except OrdersRejected as rejected:
         refused = {p.line for p in rejected.problems if p.line is not None}
         greetings = greeting_lines(lines, refused)
         if not greetings:
             raise
-    rest = [line for line in lines if line not in greetings]
+    rest = [line for line in given if line not in greetings]
     notes = _greeting_notes(greetings, lang)
     try:
         accepted = engine.read_orders(rest, state, seat, lang, on_file)
@@ -151,9 +175,13 @@ def _note(lang: str, text: str) -> str:
 _remembered_note = lru_cache(maxsize=1024)(_note)
 
 
-def _said_as_greetings(warnings: list[Problem], lines: list[Line], lang: str) -> list[Problem]:
-    """Warnings an engine gave on greeting lines, replaced by the one greeting note; by line."""
+def _said_as_greetings(
+    warnings: list[Problem], lines: list[Line], lang: str, passed: set[Line]
+) -> list[Problem]:
+    """Warnings an engine gave on greeting lines (or would have given: ``passed``), replaced
+    by the one greeting note; by line."""
     warned = {w.line for w in warnings if w.line is not None}
+    warned.update(line.no for line in passed)
     greetings = greeting_lines(lines, warned)
     numbers = {g.no for g in greetings}
     kept = [w for w in warnings if w.line not in numbers]

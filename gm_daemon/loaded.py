@@ -140,6 +140,14 @@ def final_ranking(engine: AnyGame, state: BaseModel, seats: Sequence[str]) -> li
     return [list(seats)] if hook is None else hook(state)  # type: ignore[no-any-return]
 
 
+def passes_over(engine: AnyGame, text: str, state: BaseModel, seat: str) -> bool:
+    """Whether the kind says (its optional ``passes_over``) that it reads ``text`` from
+    ``seat``, wherever it stands in his mail, as a warning of its own and nothing else;
+    False without the hook (the line is read as any other)."""
+    hook = getattr(engine, "passes_over", None)
+    return hook is not None and bool(hook(text, state, seat))
+
+
 def leave_meaning(engine: AnyGame, lang: str) -> str:
     """What leaving means in this kind (its optional ``leave_means``), said to the player
     who asks to resign and to the one who left."""

@@ -194,6 +194,11 @@ SEATS_KEPT = 8192
 # Orders on file kept by ``Store.orders_text``, by (game, phase, seat): the most recently
 # asked for or written. Every order mail asks for its sender's and writes them.
 ORDERS_KEPT = 8192
+# Senders whose recent inbox rows ``Store.recent_from`` keeps (the most recently asked for),
+# and the rows kept for one: a sender with more in the hour (a flood, a loop) is counted by
+# SQLite each time, so that neither memory nor the count's cost grows with his mails.
+SENDERS_KEPT = 4096
+RECENT_KEPT = 256
 # A game the clock has work for: running, not held by the GM or a failed resolution, not
 # waiting for the GM, with a deadline or reminder at hand.
 _RUNNING = "NOT finished AND NOT paused AND held IS NULL AND waiting IS NULL AND preview_of IS NULL"
@@ -444,6 +449,15 @@ class OutboxRow:
     message_id: str
 
 
+@dataclass
+class _Recent:
+    """One sender's inbox rows, (id, received_at), received at or after ``since`` (ISO text,
+    as stored): ``Store.recent_from`` counts them for any later ``since``."""
+
+    since: str
+    rows: list[tuple[int, str]]
+
+
 class Store:
     """Thin queries over one SQLite file. Methods are small and named after what they mean."""
 
@@ -461,6 +475,9 @@ class Store:
         # Orders on file as stored (their JSON text; None: none), by (game, phase, seat):
         # an order mail asks for its sender's and then writes them (``_orders_write``).
         self._orders_kept: OrderedDict[tuple[str, int, str], str | None] = OrderedDict()
+        # A sender's inbox rows (id, received_at) received at or after the moment they were
+        # read from (``_Recent``): every mail's rate limit counts its sender's last hour.
+        self._recent: OrderedDict[str, _Recent] = OrderedDict()
         self._seen_version = -1  # ``PRAGMA data_version`` when the kept rows were checked
         self._looked = False  # checked inside the transaction now open (none else commits)
         try:
@@ -595,6 +612,7 @@ class Store:
         self._seats_of_game.clear()
         self._seats_at.clear()
         self._orders_kept.clear()
+        self._recent.clear()
         self._looked = False
 
     def _games_write(self, query: str, values: Sequence[Any] = ()) -> sqlite3.Cursor:
@@ -1032,14 +1050,19 @@ class Store:
         what the mail says). A Message-ID alone proves nothing: anyone can reuse one, and a
         forger must not make the daemon drop another player's mail. One statement: the
         look for the same mail is the insert's condition."""
+        received = iso(at)
         cursor = self.db.execute(
             "INSERT OR IGNORE INTO inbox(key, message_id, sender, content, received_at, raw)"
             " SELECT ?, ?, ?, ?, ?, ? WHERE COALESCE(?, '') = '' OR NOT EXISTS"
             " (SELECT 1 FROM inbox WHERE message_id = ? AND sender IS ? AND content IS ?)",
-            (key, message_id, sender, content, iso(at), raw, message_id, message_id, sender,
+            (key, message_id, sender, content, received, raw, message_id, message_id, sender,
              content),
         )  # fmt: skip
-        return cursor.rowcount == 1
+        if cursor.rowcount != 1:
+            return False
+        if sender is not None:
+            self._keep_recent(sender, cursor.lastrowid, received)
+        return True
 
     def known_keys(self, keys: Sequence[str]) -> set[str]:
         """Which of ``keys`` (mailbox keys) are stored already, for a fetched chunk at once."""
@@ -1066,12 +1089,57 @@ class Store:
         )
 
     def recent_from(self, sender: str, since: datetime, up_to_id: int) -> int:
-        """Mails from ``sender`` received since ``since``, up to and including this one."""
+        """Mails from ``sender`` received since ``since``, up to and including this one.
+
+        Every mail asks (the rate limit), so a sender's rows since the moment first asked
+        for are kept and counted here: safe because inbox rows are only ever added, and
+        only by ``store_incoming``, which adds each to the kept ones; another process's
+        commit and a rollback forget them (``_rows_current``, ``_forget_rows``), and an
+        earlier ``since`` than they were read from (the clock set back) reads them again."""
+        self._rows_current()
+        start = iso(since)
+        kept = self._recent.get(sender)
+        if kept is None or start < kept.since:
+            kept = self._read_recent(sender, start)
+            if kept is None:
+                return self._count_recent(sender, start, up_to_id)
+        else:
+            self._recent.move_to_end(sender)
+        return sum(1 for row_id, at in kept.rows if at >= start and row_id <= up_to_id)
+
+    def _read_recent(self, sender: str, start: str) -> _Recent | None:
+        """The sender's rows received since ``start``, kept; None (nothing kept) for a
+        sender with more than ``RECENT_KEPT`` of them."""
+        self._recent.pop(sender, None)
+        rows = self.db.execute(
+            "SELECT id, received_at FROM inbox WHERE sender = ? AND received_at >= ?"
+            " ORDER BY id LIMIT ?",
+            (sender, start, RECENT_KEPT + 1),
+        ).fetchall()
+        if len(rows) > RECENT_KEPT:
+            return None
+        kept = _Recent(start, [(int(r[0]), str(r[1])) for r in rows])
+        self._recent[sender] = kept
+        if len(self._recent) > SENDERS_KEPT:
+            self._recent.popitem(last=False)
+        return kept
+
+    def _count_recent(self, sender: str, start: str, up_to_id: int) -> int:
         row = self.db.execute(
             "SELECT COUNT(*) FROM inbox WHERE sender = ? AND received_at >= ? AND id <= ?",
-            (sender, iso(since), up_to_id),
+            (sender, start, up_to_id),
         ).fetchone()
         return int(row[0])
+
+    def _keep_recent(self, sender: str, row_id: int | None, received: str) -> None:
+        """A row just stored, added to its sender's kept ones (if kept)."""
+        kept = self._recent.get(sender)
+        if kept is None:
+            return
+        if row_id is None or len(kept.rows) >= RECENT_KEPT:
+            del self._recent[sender]  # read again (or counted by SQLite) when next asked
+        elif received >= kept.since:
+            kept.rows.append((row_id, received))
 
     def answered_since(self, recipient: str, purpose: str, since: datetime) -> bool:
         """Whether a mail for ``purpose`` was queued to ``recipient`` since ``since``: a

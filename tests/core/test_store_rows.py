@@ -6,6 +6,7 @@ by a rollback, and after another process (the CLI) committed one."""
 from __future__ import annotations
 
 import ast
+import contextlib
 import inspect
 import sqlite3
 from collections.abc import Callable
@@ -230,3 +231,166 @@ def test_iso_writes_every_moment_as_utc_to_the_second(order: str) -> None:
     moments = list(MOMENTS.values())
     for moment in moments if order == "forward" else moments[::-1]:
         assert store_module.iso(moment) == moment.astimezone(UTC).isoformat(timespec="seconds")
+
+
+# --- the rate limit's count of a sender's recent mails ----------------------------------
+
+SENDERS = ("anna@players.test", "bert@players.test", "ANNA@players.test", "carl@players.test")
+SINCE = (  # the first is what the kept rows are read from; an earlier one reads them again
+    NOW - timedelta(hours=1),
+    NOW - timedelta(minutes=10),
+    NOW + timedelta(minutes=1),
+    NOW - timedelta(hours=2),
+)
+_stored = iter(range(1_000_000))
+
+
+def _mail(store: Store, sender: str | None, at: datetime) -> None:
+    number = next(_stored)
+    store.store_incoming(f"key-{number}", f"<{number}@x>", sender, b"raw", at, f"c{number}")
+
+
+def _mails(store: Store) -> None:
+    for minutes in (90, 50, 20, 5, 0):
+        _mail(store, "anna@players.test", NOW - timedelta(minutes=minutes))
+    _mail(store, "bert@players.test", NOW - timedelta(minutes=30))
+    _mail(store, None, NOW)
+
+
+def _counts(store: Store) -> list[int]:
+    """Every count the rate limit may ask for, up to each stored row and beyond."""
+    last = store.db.execute("SELECT coalesce(max(id), 0) FROM inbox").fetchone()[0]
+    return [
+        store.recent_from(sender, since, up_to)
+        for since in SINCE
+        for sender in SENDERS
+        for up_to in range(last + 2)
+    ]
+
+
+def _true_counts(path: Path) -> list[int]:
+    db = sqlite3.connect(path / "gm.sqlite")
+    try:
+        last = db.execute("SELECT coalesce(max(id), 0) FROM inbox").fetchone()[0]
+        query = "SELECT COUNT(*) FROM inbox WHERE sender = ? AND received_at >= ? AND id <= ?"
+        return [
+            db.execute(query, (sender, store_module.iso(since), up_to)).fetchone()[0]
+            for since in SINCE
+            for sender in SENDERS
+            for up_to in range(last + 2)
+        ]
+    finally:
+        db.close()
+
+
+ARRIVALS: dict[str, Callable[[Store], object]] = {
+    "a mail now": lambda s: _mail(s, "anna@players.test", NOW),
+    "a mail dated before the kept rows": lambda s: _mail(
+        s, "anna@players.test", NOW - timedelta(hours=3)
+    ),
+    "a mail ahead of the window": lambda s: _mail(s, "anna@players.test", NOW + timedelta(hours=1)),
+    "another sender's": lambda s: _mail(s, "carl@players.test", NOW),
+    "the same address in capitals": lambda s: _mail(s, "ANNA@players.test", NOW),
+    "no sender": lambda s: _mail(s, None, NOW),
+    "the same mail again (not stored)": lambda s: (
+        s.store_incoming("key-again", None, "anna@players.test", b"", NOW)
+        and s.store_incoming("key-again", None, "anna@players.test", b"", NOW)
+    ),
+    "a flood": lambda s: [
+        _mail(s, "anna@players.test", NOW) for _ in range(store_module.RECENT_KEPT + 2)
+    ],
+}
+
+
+@pytest.fixture
+def counted(tmp_path: Path) -> Store:
+    store = _store(tmp_path)
+    with store.transaction():
+        _mails(store)
+    _counts(store)  # every sender's rows kept before the change
+    return store
+
+
+@pytest.mark.parametrize("arrival", ARRIVALS, ids=list(ARRIVALS))
+@pytest.mark.parametrize("where", ["outside", "in a transaction", "in a group"])
+def test_a_mail_stored_is_counted_at_once(
+    counted: Store, tmp_path: Path, arrival: str, where: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(store_module, "RECENT_KEPT", 8)  # the flood passes it
+    if where == "outside":
+        ARRIVALS[arrival](counted)
+        inside = _counts(counted)
+    elif where == "in a transaction":
+        with counted.transaction():
+            ARRIVALS[arrival](counted)
+            inside = _counts(counted)
+    else:
+        with counted.group(), counted.transaction():
+            ARRIVALS[arrival](counted)
+            inside = _counts(counted)
+    assert _counts(counted) == inside == _true_counts(tmp_path)
+
+
+@pytest.mark.parametrize("arrival", ARRIVALS, ids=list(ARRIVALS))
+@pytest.mark.parametrize("where", ["a transaction", "a group's savepoint"])
+def test_a_mail_stored_and_undone_is_not_counted(
+    counted: Store, tmp_path: Path, arrival: str, where: str
+) -> None:
+    before = _counts(counted)
+    with contextlib.ExitStack() as stack:
+        if where == "a group's savepoint":
+            stack.enter_context(counted.group())
+        with pytest.raises(RuntimeError), counted.transaction():
+            ARRIVALS[arrival](counted)
+            _counts(counted)  # counted with the mail, then undone
+            raise RuntimeError("the fetch failed")
+        assert _counts(counted) == before
+    assert _counts(counted) == before == _true_counts(tmp_path)
+
+
+@pytest.mark.parametrize("arrival", ARRIVALS, ids=list(ARRIVALS))
+@pytest.mark.parametrize("where", ["outside", "in a transaction", "in a group"])
+def test_a_mail_stored_by_another_process_is_counted(
+    counted: Store, tmp_path: Path, arrival: str, where: str
+) -> None:
+    cli = Store(tmp_path / "gm.sqlite")  # a second daemon's or the CLI's connection
+    try:
+        with cli.transaction():
+            ARRIVALS[arrival](cli)
+    finally:
+        cli.close()
+    if where == "outside":
+        assert _counts(counted) == _true_counts(tmp_path)
+    elif where == "in a transaction":
+        with counted.transaction():
+            assert _counts(counted) == _true_counts(tmp_path)
+    else:
+        with counted.group(), counted.transaction():
+            assert _counts(counted) == _true_counts(tmp_path)
+
+
+def test_the_counts_are_the_databases_before_any_change(counted: Store, tmp_path: Path) -> None:
+    counts = _counts(counted)
+    assert counts == _true_counts(tmp_path)
+    assert max(counts) == 5 and 0 in counts  # the cases differ: the check can fail
+
+
+def test_inbox_rows_are_only_added_and_only_by_store_incoming() -> None:
+    """``recent_from`` counts kept rows: safe only while no statement of the store deletes
+    inbox rows, changes their sender or time, or adds one outside ``store_incoming``."""
+    tree = ast.parse(inspect.getsource(store_module))
+    wrong = []
+    for function in ast.walk(tree):
+        if not isinstance(function, ast.FunctionDef):
+            continue
+        for node in ast.walk(function):
+            if not isinstance(node, ast.Constant) or not isinstance(node.value, str):
+                continue
+            text = " ".join(node.value.upper().split())
+            adds = "INTO INBOX" in text and function.name != "store_incoming"
+            changes = text.startswith("UPDATE INBOX") and (
+                "SENDER" in text.split("WHERE")[0] or "RECEIVED_AT" in text.split("WHERE")[0]
+            )
+            if adds or changes or "DELETE FROM INBOX" in text or "REPLACE INTO INBOX" in text:
+                wrong.append(f"{function.name}: {node.value[:60]!r}")
+    assert not wrong, wrong

@@ -83,6 +83,11 @@ class HighNoon(RoundGame[Options, State, Orders]):
 
         return order_reading.read_orders(lines, state, seat, lang)
 
+    def passes_over(self, text: str, state: State, seat: str) -> bool:
+        from gm_daemon.games.highnoon import orders as order_reading
+
+        return order_reading.passes_over(text, state, seat)
+
     def default_orders(self, state: State, seat: str) -> Orders:
         """HN-9: no shots in any duel, no challenges."""
         return Orders()

@@ -366,6 +366,29 @@ def read_orders(lines: Sequence[Line], state: State, seat: str, lang: str) -> Ac
     return Accepted(orders=orders, warnings=reading.warnings)
 
 
+def passes_over(text: str, state: State, seat: str) -> bool:
+    """The protocol's optional ``passes_over``: whether ``read_orders`` reads this line,
+    wherever it stands, as a warning of its own and as nothing else. So it does a list of
+    names none of which is a player's nor a near miss of an active opponent's ("Hallo,",
+    "Gruß"): outside the challenges a skipped line, inside a void challenge, and neither
+    changes the section, the shots, the kept challenges nor another line's reading. A
+    finished game or an inactive seat reads no line at all (the refusal says no warning)."""
+    if state.finished or not state.player(seat).active:
+        return False
+    try:
+        parsed = parse_line(text)
+    except LineSyntaxError:
+        return False
+    if not isinstance(parsed, NameList) or not parsed.names:
+        return False
+    players = names.of_seats(state.players)
+    active = {other for other in state.playing() if other != seat}
+    return all(
+        not players.find(written) and players.guess(written, among=active) is None
+        for written in parsed.names
+    )
+
+
 def describe_orders(state: State, seat: str, orders: Orders, lang: str) -> str:
     """The normalised orders, e.g. "Duell gegen H. Glück: 19, 15, 8, 4" per duel, the
     challenges and "Patronen verplant: 7/8"; the text reads back as the same orders."""
