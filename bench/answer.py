@@ -22,7 +22,6 @@ checksummed, so two versions can be seen to write the same bytes.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import collections
 import cProfile
@@ -44,12 +43,9 @@ _VARYING = re.compile(rb"^(Date|Message-ID|In-Reply-To|References): .*(\n[ \t].*
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--mails", type=int, default=1000)
-    parser.add_argument("--games", type=int, default=20)
-    parser.add_argument("--players", type=int, default=8)
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--tree", type=Path, help="import gm_daemon from this checkout")
+    from intake_e2e import set_up_arguments  # this folder: first on the path of a bench run
+
+    parser = set_up_arguments(__doc__, 5, "import gm_daemon from this checkout")
     parser.add_argument("--profile", action="store_true", help="cProfile of the last round")
     args = parser.parse_args()
     sys.path.insert(0, str(args.tree.resolve() if args.tree else ROOT))

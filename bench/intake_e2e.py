@@ -337,14 +337,21 @@ def _summary(out: Path, top: int = 25) -> None:
         print(f"  {100 * n / samples:5.1f} %  {frame}")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def set_up_arguments(doc: str, rounds: int, tree: str) -> argparse.ArgumentParser:
+    """The options every bench on this set-up shares (``answer.py`` and ``reading.py``
+    use it too): the mails, the games and seats, the rounds, another checkout's code."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--mails", type=int, default=1000)
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--players", type=int, default=8)
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=rounds)
+    parser.add_argument("--tree", type=Path, help=tree)
+    return parser
+
+
+def main() -> None:
+    parser = set_up_arguments(__doc__, 3, "run the daemon from this checkout")
     parser.add_argument("--py-spy", type=Path, dest="spy")
-    parser.add_argument("--tree", type=Path, help="run the daemon from this checkout")
     args = parser.parse_args()
     global TREE
     TREE = args.tree.resolve() if args.tree else None

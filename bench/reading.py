@@ -17,7 +17,6 @@ same as what the first round gave.
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from collections.abc import Callable
@@ -28,12 +27,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--mails", type=int, default=1000)
-    parser.add_argument("--games", type=int, default=20)
-    parser.add_argument("--players", type=int, default=8)
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--tree", type=Path, help="import gm_daemon from this checkout")
+    from intake_e2e import set_up_arguments  # this folder: first on the path of a bench run
+
+    parser = set_up_arguments(__doc__, 5, "import gm_daemon from this checkout")
     args = parser.parse_args()
     sys.path.insert(0, str(args.tree.resolve() if args.tree else ROOT))
     sys.path.insert(1, str(ROOT))
