@@ -43,6 +43,8 @@ BENCHES = (
     Bench("intake_maildir", ("--mails", "500")),
     Bench("intake_e2e", ("--mails", "1000", "--rounds", "3")),
     Bench("answer", ("--mails", "1000", "--rounds", "5")),
+    Bench("startup", ("--repeat", "10")),
+    Bench("startup_steps"),  # valgrind
     Bench("diplomacy/bench"),
     Bench("primtraktor/bench_round"),
     Bench("hexenhalma/bench_round"),

@@ -10,9 +10,12 @@ transport ``maildir``), run once first so the database, the games and the gramma
 exist (a folder of the bench's own as ``XDG_CACHE_HOME``). Then, ``--repeat`` times each,
 round-robin so a moment of load hits every command alike: ``python -c pass`` (the
 baseline), ``gm-daemon --help``, ``gm-daemon check``, ``gm-daemon status`` and
-``gm-daemon run --once`` on the empty inbox; best and median wall time and the process's CPU
-seconds. ``--tree DIR`` runs another checkout's code (``git archive COMMIT | tar -x -C
-DIR``) in the same rounds, each command alternating between the two.
+``gm-daemon run --once`` on the empty inbox and with one order mail waiting (a plain one,
+as ``intake_e2e.py`` writes them; a fresh game and seat each time, so every run reads and
+answers it alike): what the first mail of a run costs on top of the start-up, its lazy
+imports included. Best and median wall time and the process's CPU seconds. ``--tree DIR``
+runs another checkout's code (``git archive COMMIT | tar -x -C DIR``) in the same rounds,
+each command alternating between the two.
 """
 
 from __future__ import annotations
@@ -27,14 +30,16 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from intake_e2e import ENTRY, GM_DAEMON, _config
+from intake_e2e import ENTRY, GM_DAEMON, _config, _order
 
 COMMANDS = {
     "--help": ["--help"],
     "check": ["check", "--config", "{config}"],
     "status": ["status", "--config", "{config}"],
     "run --once": ["run", "--once", "--config", "{config}"],
+    "run --once, 1 mail": ["run", "--once", "--config", "{config}"],
 }
+ONE_MAIL = "run --once, 1 mail"
 
 
 def _argv(tree: Path | None, args: list[str]) -> tuple[list[str], dict[str, str]]:
@@ -60,6 +65,13 @@ def _time(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
     return wall, usage.ru_utime + usage.ru_stime
 
 
+def _drop_one(folder: Path, number: int, games: int, players: int) -> None:
+    """Order mail ``number`` into the inbox's new/, as an MTA delivers it."""
+    name = f"{int(time.time())}.startup{number:05d}.bench"
+    (folder / "in" / "tmp" / name).write_bytes(bytes(_order(number, games, players)))
+    os.rename(folder / "in" / "tmp" / name, folder / "in" / "new" / name)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=10)
@@ -80,6 +92,8 @@ def main() -> None:
         for tree in trees.values():  # database, games, welcomes, byte code, grammar cache
             _time(*_argv(tree, ["run", "--once", "--config", str(config)]))
         timings: dict[tuple[str, str], list[tuple[float, float]]] = {}
+        dropped, outbox = 0, folder / "out" / "new"
+        written = len(os.listdir(outbox))
         print(f"load average before: {os.getloadavg()[0]:.2f}")
         for _ in range(args.repeat):
             for label in trees:
@@ -89,13 +103,19 @@ def main() -> None:
             for command, template in COMMANDS.items():
                 for label, tree in trees.items():
                     argv = [a.format(config=config) for a in template]
+                    if command == ONE_MAIL:
+                        _drop_one(folder, dropped, args.games, args.players)
+                        dropped += 1
                     timings.setdefault((command, label), []).append(_time(*_argv(tree, argv)))
         print(f"load average after: {os.getloadavg()[0]:.2f}")
+        answers = len(os.listdir(outbox)) - written
+        if answers != dropped:
+            raise SystemExit(f"{answers} acknowledgements for {dropped} mails")
     print(f"\n{args.repeat} runs each; seconds, best / median (CPU best / median)")
     for (command, label), runs in timings.items():
         walls, cpus = [w for w, _ in runs], [c for _, c in runs]
         print(
-            f"  {command:<16} {label:<5} wall {min(walls):.3f} / {statistics.median(walls):.3f}"
+            f"  {command:<18} {label:<5} wall {min(walls):.3f} / {statistics.median(walls):.3f}"
             f"   CPU {min(cpus):.3f} / {statistics.median(cpus):.3f}"
         )
 

@@ -4,6 +4,10 @@ An LALR parser is analysed from its grammar once and kept on disk (Lark's ``save
 building High Noon's took ~0.1 s of every start, loading it takes a few milliseconds. The
 cache is a convenience only: whatever is wrong with it (no folder, a read-only or full disk,
 a stale, damaged or foreign file) means the grammar is built as before, quietly.
+
+Lark itself is imported when a parser is built or loaded, not with this module: a quick
+reader needs the grammar's file (``grammar_path``) and not its parser for the lines it reads
+(High Noon's, ~25 ms of the first mail of ``run --once``).
 """
 
 from __future__ import annotations
@@ -17,11 +21,10 @@ import tempfile
 from collections.abc import Collection, Iterator
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import lark
-from lark import Lark
-from lark.lexer import PatternStr
+if TYPE_CHECKING:
+    from lark import Lark
 
 _HERE = Path(__file__).resolve().parent
 # The first line of a cache file, followed by the SHA-256 of the rest (the pickled parser)
@@ -55,6 +58,8 @@ def parser(name: str, start: str = "start", parser_kind: str = "earley") -> Lark
 def build(name: str, **options: Any) -> Lark:
     """``Lark`` on ``grammars/<name>.lark`` with these options (and the grammar folder for
     its imports); an LALR parser comes from the disk cache when it holds this very one."""
+    from lark import Lark
+
     text = grammar_path(name).read_text(encoding="utf-8")
     options = {"import_paths": [grammar_dir()], **options}
     folder = cache_dir()
@@ -86,6 +91,8 @@ def _key(text: str, options: dict[str, Any]) -> str:
     """What the analysed parser depends on: its grammar, every grammar it could import from
     the folder, the options, Lark's and Python's versions. A file under another key is never
     read, so an edited grammar or an upgrade cannot load a stale parser."""
+    import lark
+
     digest = hashlib.sha256()
     parts = [text, repr(sorted(options.items())), lark.__version__, sys.version]
     parts += [p.read_text(encoding="utf-8") for p in sorted(grammar_dir().glob("*.lark"))]
@@ -98,6 +105,8 @@ def _load(path: Path, text: str) -> Lark | None:
     """The parser kept at ``path``, or None. Only a file of this user's that nobody else can
     write is unpickled (unpickling runs code), and only when its checksum holds: a torn or
     damaged file is ignored, never half read."""
+    from lark import Lark
+
     try:
         with path.open("rb") as file:
             status = os.fstat(file.fileno())
@@ -151,6 +160,8 @@ def built_from(parser: Lark, sha256: str) -> bool:
 def literal_terminals(parser: Lark, rules: Collection[str]) -> Iterator[tuple[str, str, str]]:
     """(rule, terminal, text) for every plain-string terminal the named rules expand to: the
     keywords and symbols a quick reader takes from the compiled grammar itself."""
+    from lark.lexer import PatternStr
+
     terminals = {t.name: t for t in parser.terminals}
     for rule in parser.rules:
         rule_name = str(rule.origin.name)

@@ -19,7 +19,7 @@ from lark.exceptions import UnexpectedInput
 
 from gm_daemon import grammar
 from gm_daemon.diplomacy import reader as diplomacy_reader
-from gm_daemon.games.highnoon import syntax as highnoon_syntax
+from gm_daemon.games.highnoon import by_grammar as highnoon_grammar
 from gm_daemon.games.hornberg import reading as hornberg_reading
 
 # Every grammar the project reads with LALR, with the options it is built with.
@@ -32,7 +32,7 @@ LALR: dict[str, dict[str, Any]] = {
 
 # Lines read and refused: the games' own lists of mistakes plus lines that read.
 MISTAKES: dict[str, dict[str, list[str]]] = {
-    "highnoon": highnoon_syntax._MISTAKES,
+    "highnoon": highnoon_grammar._MISTAKES,
     "hornberg": hornberg_reading._MISTAKES,
     "hexenhalma": {"any": ["Hexe 1:", "Hexe 1: B7 |", "Hexe: B7 | N", "Witch 1 B7 N+"]},
     "diplomacy": diplomacy_reader._MISTAKES,

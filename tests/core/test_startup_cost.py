@@ -72,19 +72,32 @@ def test_run_once_on_an_empty_inbox_reads_no_order(config: Path) -> None:
     assert "gm_daemon.games.highnoon.game" in modules  # the games were synced all the same
 
 
-def test_run_once_with_an_order_reads_it(config: Path, tmp_path: Path) -> None:
-    """The same start-up, and the first mail loads what reading it needs."""
+@pytest.mark.parametrize(
+    ("line", "lark"),
+    [
+        ("Herausforderungen: Hans", False),  # plain lines: the quick reader, no Lark
+        ("Herausforderungen: Hans 5", True),  # a mistake: the grammar names it
+    ],
+)
+def test_run_once_with_an_order_reads_it(
+    config: Path, tmp_path: Path, line: str, lark: bool
+) -> None:
+    """The same start-up, and the first mail loads what reading it needs: Lark and the
+    grammar only for a line the quick reader leaves to them."""
     mail = (
         "From: Egon <egon@players.test>\nTo: gm@gm.test\nSubject: [hn1] Befehle\n"
-        "Message-ID: <order-1@players.test>\n\nCode: EGON-1\nHerausforderungen: Hans\n"
+        f"Message-ID: <order-1@players.test>\n\nHallo,\nCode: EGON-1\n{line}\nGruß\n"
     )
     (tmp_path / "inbox" / "new" / "1.order").write_text(mail, encoding="utf-8")
     status, modules = _loaded("run", "--once", "--config", str(config))
     assert status == 0
-    assert {"lark", "gm_daemon.intake", "gm_daemon.games.highnoon.syntax"} <= modules
+    assert {"gm_daemon.intake", "gm_daemon.games.highnoon.syntax"} <= modules
+    grammar = {"lark", "gm_daemon.games.highnoon.by_grammar"}
+    assert modules & grammar == (grammar if lark else set())
     replies = [p.read_text() for p in (tmp_path / "outbox" / "new").iterdir()]
     [reply] = [text for text in replies if "<order-1@players.test>" in text]
-    assert "Befehle angenommen" in reply, reply
+    answer = "Befehle NICHT angenommen" if lark else "Befehle angenommen"
+    assert answer in reply, reply
 
 
 def test_the_service_makes_intake_and_grammar_before_the_first_mail(config: Path) -> None:
@@ -98,7 +111,7 @@ async def start_and_stop():
     asyncio.get_running_loop().call_later(0.5, daemon.request_exit, "test")
     await daemon.run()
 asyncio.run(start_and_stop())
-print("intake" in vars(daemon), "gm_daemon.games.highnoon.syntax" in sys.modules)
+print("intake" in vars(daemon), "gm_daemon.games.highnoon.by_grammar" in sys.modules)
 """
     done = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120

@@ -9,18 +9,20 @@ and spoils some of them (as ``tests/diplomacy/test_quickread.py`` does for Diplo
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lark import Lark
 
 from gm_daemon.games.highnoon import quickread
+from gm_daemon.games.highnoon.by_grammar import order_parser
 from gm_daemon.games.highnoon.lines import ChallengesHeading, DuelLine, NameList, OrderLine
 from gm_daemon.games.highnoon.quickread import grammar_matches, keyword_classes, quick_line
 from gm_daemon.games.highnoon.syntax import (
     LineSyntaxError,
     _keyword_classes,
-    _parser,
     parse_line,
     parse_line_by_grammar,
 )
@@ -288,20 +290,30 @@ def test_any_text_reads_or_fails_the_same(text: str) -> None:
 
 def test_the_quick_reader_was_checked_against_this_grammar() -> None:
     """Fails when grammars/highnoon.lark changes: review quickread.py against the change
-    (keywords, forms), then update GRAMMAR_SHA256."""
-    assert grammar_matches(_parser())
-    assert keyword_classes(_parser())["keine"] == "k"
-    assert keyword_classes(_parser())["vs."] == "v"
+    (keywords, forms), then update GRAMMAR_SHA256 and KEYWORDS."""
+    assert grammar_matches(order_parser())
+    assert keyword_classes(order_parser())["keine"] == "k"
+    assert keyword_classes(order_parser())["vs."] == "v"
 
 
-def test_another_grammar_turns_the_quick_reader_off() -> None:
+def test_the_written_out_keywords_are_the_compiled_grammars() -> None:
+    """``KEYWORDS`` stands in for the parser's table, so plain lines need no Lark."""
+    assert keyword_classes(order_parser()) == quickread.KEYWORDS
+    assert _keyword_classes() == quickread.KEYWORDS
+
+
+def test_another_grammar_turns_the_quick_reader_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     text = grammar_path("highnoon").read_text(encoding="utf-8")
-    changed = Lark(
-        text.replace('"keine"i', '"keine"i | "keener"i'),
-        parser="lalr",
-        import_paths=[grammar_dir()],
-        maybe_placeholders=False,
-    )
+    edited = text.replace('"keine"i', '"keine"i | "keener"i')
+    changed = Lark(edited, parser="lalr", import_paths=[grammar_dir()], maybe_placeholders=False)
     assert keyword_classes(changed) == {}
     assert quick_line("Herausforderungen: keine", keyword_classes(changed)) is None
     assert quickread.quick_line("Herausforderungen: keine", _keyword_classes()) is not None
+    # the same for the table read without a parser: the grammar file's digest decides
+    (tmp_path / "highnoon.lark").write_text(edited, encoding="utf-8")
+    monkeypatch.setattr(quickread, "grammar_path", lambda name: tmp_path / f"{name}.lark")
+    assert quickread.grammar_file_keywords.__wrapped__() == {}
+    (tmp_path / "highnoon.lark").write_text(text, encoding="utf-8")
+    assert quickread.grammar_file_keywords.__wrapped__() == quickread.KEYWORDS

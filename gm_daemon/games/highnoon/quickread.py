@@ -21,16 +21,21 @@ expression's IGNORECASE agree: no "ſ", no Kelvin sign), its spaces are the gram
 ``tests/highnoon/test_highnoon_quickread.py`` checks this on many spellings and on hypothesis'
 texts.
 
-The keyword table is taken from the compiled grammar itself; a changed grammar file turns the
-quick reader off (``GRAMMAR_SHA256``) until it has been reviewed against the change.
+The keyword table is the compiled grammar's (``keyword_classes``), written out here
+(``KEYWORDS``) so that a line this reader takes needs neither the parser nor Lark: importing
+Lark and loading the parser was ~20 ms (90 M instructions) of the first mail of a
+``run --once``, for mails whose every line is a plain one. A test holds the table equal to
+the compiled grammar's. A changed grammar file turns the quick reader off
+(``GRAMMAR_SHA256``, compared with the file's digest) until it has been reviewed against the
+change.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 from functools import cache
-
-from lark import Lark
+from typing import TYPE_CHECKING
 
 from gm_daemon.games.highnoon.lines import (
     BudgetNote,
@@ -43,7 +48,10 @@ from gm_daemon.games.highnoon.lines import (
     OrderLine,
     PlayerLine,
 )
-from gm_daemon.grammar import built_from, literal_terminals
+from gm_daemon.grammar import built_from, grammar_path, literal_terminals
+
+if TYPE_CHECKING:
+    from lark import Lark
 
 # The grammars/highnoon.lark this reader was checked against (see the module docstring).
 GRAMMAR_SHA256 = "e0a03f87c076b45a7c7491091c281416661f021214f102028cb7f0f3e7f72e5b"
@@ -53,6 +61,20 @@ _KEYWORD_RULES = {
     "_versus": "v", "_duels": "d", "_challenges": "c", "_and": "a", "_none": "k",
     "_done": "f", "_player": "p", "_budget": "b", "_planned": "l",
 }  # fmt: skip
+# That grammar's keyword words by the letter of their rule: ``keyword_classes`` of its parser
+# (tests/highnoon/test_highnoon_quickread.py compares the two).
+_KEYWORD_WORDS = {
+    "v": "vs vs. gegen versus against",
+    "d": "duelle duell duels duel schüsse schuesse schuss shots shot",
+    "c": "herausforderungen herausforderung fordere fordern challenges challenge",
+    "a": "und and",
+    "k": "keine kein none nichts",
+    "f": "fertig done",
+    "p": "spieler player",
+    "b": "patronen cartridges",
+    "l": "verplant planned",
+}
+KEYWORDS = {word: letter for letter, words in _KEYWORD_WORDS.items() for word in words.split()}
 NAME = "n"  # a word that is no keyword
 NUMBER = "i"
 # Symbols stand for themselves in the signature, but "&" is a word of _and.
@@ -97,6 +119,16 @@ def _tokens(text: str) -> list[tuple[str, str]] | None:
             found.append(("a" if symbol == "&" else symbol, symbol))
         pos = match.end()
     return found
+
+
+@cache
+def grammar_file_keywords() -> dict[str, str]:
+    """``KEYWORDS`` when grammars/highnoon.lark is the grammar this reader was checked
+    against, else empty (quick reader off), as ``keyword_classes`` of a parser built from
+    that file gives: the file's digest is compared, so no parser is needed."""
+    text = grammar_path("highnoon").read_text(encoding="utf-8")
+    matches = hashlib.sha256(text.encode("utf-8")).hexdigest() == GRAMMAR_SHA256
+    return KEYWORDS if matches else {}
 
 
 @cache
