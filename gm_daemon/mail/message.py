@@ -1050,6 +1050,9 @@ def html_to_text(html: str) -> str:
 _REPLY_HEADER = re.compile(r"^\s*(am|on)\s.*\b(schrieb|wrote|geschrieben)\b.*:\s*$", re.IGNORECASE)
 _REPLY_HEADER_END = re.compile(r"\b(schrieb|wrote|geschrieben)\b.*:\s*$", re.IGNORECASE)
 _REPLY_HEADER_START = re.compile(r"^\s*(am|on)\s", re.IGNORECASE)
+# A word _REPLY_HEADER and _REPLY_HEADER_END need ("geschrieben" holds "schrieb"): a text
+# without one has no attribution line to look for line by line (most order mails).
+_ATTRIBUTION_WORD = re.compile(r"schrieb|wrote", re.IGNORECASE)
 _ORIGINAL_MESSAGE = re.compile(
     r"^\s*-{3,}\s*(original message|ursprüngliche nachricht|original nachricht"
     r"|weitergeleitete nachricht|forwarded message)\s*-{3,}\s*$",
@@ -1088,13 +1091,14 @@ def order_lines(text: str) -> list[Line]:
     blank lines, signature and everything after ENDE (or an Outlook quote) are left out, and
     so is everything after the first ``MAX_LINES`` lines."""
     raw = [line.rstrip("\r") for line in text.split("\n", MAX_LINES)[:MAX_LINES]]
-    dropped = _reply_header_lines(raw)
+    attributed = _ATTRIBUTION_WORD.search(text) is not None
+    dropped = _reply_header_lines(raw) if attributed else set()
     result: list[Line] = []
     for index, line in enumerate(raw):
         content = line.split("#", 1)[0].rstrip()
         if _ends_text(line, content) or _quote_headers_at(raw, index):
             break
-        if _REPLY_HEADER.match(line) and not _quote_follows(raw, index + 1):
+        if attributed and _REPLY_HEADER.match(line) and not _quote_follows(raw, index + 1):
             break  # "Am … schrieb …:" above an unquoted original (Yahoo, some webmailers)
         if index in dropped or _is_quoted(line) or not content.strip():
             continue
