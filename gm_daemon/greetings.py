@@ -154,22 +154,21 @@ def _read_past_greetings(
 
 
 def _greeting_notes(greetings: list[Line], lang: str) -> list[Problem]:
-    return [
-        Problem(g.no, g.text, ProblemKind.SYNTAX, _greeting_note(lang, g.text))
-        for g in greetings
-    ]  # fmt: skip
+    return [_greeting_note(g.no, g.text, lang) for g in greetings]
 
 
-def _greeting_note(lang: str, text: str) -> str:
+def _greeting_note(no: int, text: str, lang: str) -> Problem:
     """ "„Hallo,“ read as a greeting and skipped": remembered for short lines, as
-    ``is_greeting`` is (the same few greetings open and close mail after mail)."""
+    ``is_greeting`` is (the same few greetings open and close mail after mail, mostly on
+    the same lines; a ``Problem`` is frozen, so one object serves every mail)."""
     if len(text) <= _REMEMBERED_LENGTH:
-        return _remembered_note(lang, text)
-    return _note(lang, text)
+        return _remembered_note(no, text, lang)
+    return _note(no, text, lang)
 
 
-def _note(lang: str, text: str) -> str:
-    return phrase(lang, "greeting_skipped", text=phrase(lang, "quoted", text=text.strip()))
+def _note(no: int, text: str, lang: str) -> Problem:
+    quoted = phrase(lang, "quoted", text=text.strip())
+    return Problem(no, text, ProblemKind.SYNTAX, phrase(lang, "greeting_skipped", text=quoted))
 
 
 _remembered_note = lru_cache(maxsize=1024)(_note)

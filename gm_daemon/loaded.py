@@ -64,11 +64,21 @@ class Loaded:
         return self.config.title or self.engine.title.get(self.lang, self.config.id)
 
     def label(self) -> str:
-        return self.engine.phase_label(self.state, self.lang)
+        return self._label
 
     def phase(self) -> str:
         """The phase as running text names it ("die Zentrenwahl"): the optional hook
         ``phase_noun``, else the label ("Runde 3")."""
+        return self._phase
+
+    # Both asked once per object, as ``participating``: every reply names the phase, and
+    # the label depends on the state and the language alone, both fixed here.
+    @cached_property
+    def _label(self) -> str:
+        return self.engine.phase_label(self.state, self.lang)
+
+    @cached_property
+    def _phase(self) -> str:
         hook = getattr(self.engine, "phase_noun", None)
         return self.label() if hook is None else hook(self.state, self.lang)
 
