@@ -383,19 +383,11 @@ def passes_over(text: str, state: State, seat: str) -> bool:
     if not isinstance(parsed, NameList) or not parsed.names:
         return False
     view = _view(state)
-    asked = (parsed.names, seat)
-    answer = view.passes.get(asked)
-    if answer is None:
-        players = view.players
-        active = view.others_playing(seat)
-        answer = all(
-            not players.find(written) and players.guess(written, among=active) is None
-            for written in parsed.names
-        )
-        if len(view.passes) >= names.REMEMBERED:
-            view.passes.clear()
-        view.passes[asked] = answer
-    return answer
+    players, active = view.players, view.others_playing(seat)
+    return all(
+        not players.find(written) and players.guess(written, among=active) is None
+        for written in parsed.names
+    )
 
 
 @dataclass
@@ -403,13 +395,13 @@ class _View:
     """What one state says about its players, worked out once per state object: every
     mail of a round asks the same questions of the same state (the referee hands out one
     object while the game is unchanged, and no call changes the state it is given:
-    tests/conformance), and a greeting line asked the roster's names anew each time."""
+    tests/conformance), and each greeting line and each description built the roster's
+    names anew."""
 
     state: State
     players: names.Names[str]
     name_of: dict[str, str]
     playing: tuple[str, ...]
-    passes: dict[tuple[tuple[str, ...], str], bool] = field(default_factory=dict)
     _others: dict[str, frozenset[str]] = field(default_factory=dict)
     _opponents: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
