@@ -1081,6 +1081,9 @@ _ENDS_TEXT = re.compile(
 _QUOTE_HEADER = re.compile(
     r"^\s*\*?(von|from|gesendet|sent|datum|date)\s*:\s*\*?\s*\S", re.IGNORECASE
 )
+# The two above searched in a whole text, each line's start a "^" (``_may_end``).
+_ENDS_TEXT_IN = re.compile(_ENDS_TEXT.pattern, re.IGNORECASE | re.MULTILINE)
+_QUOTE_HEADER_IN = re.compile(_QUOTE_HEADER.pattern, re.IGNORECASE | re.MULTILINE)
 
 # No game's orders come near this; a pasted novel is answered by its first lines alone.
 MAX_LINES = 10_000
@@ -1093,10 +1096,11 @@ def order_lines(text: str) -> list[Line]:
     raw = [line.rstrip("\r") for line in text.split("\n", MAX_LINES)[:MAX_LINES]]
     attributed = _ATTRIBUTION_WORD.search(text) is not None
     dropped = _reply_header_lines(raw) if attributed else set()
+    may_end = _may_end(text)
     result: list[Line] = []
     for index, line in enumerate(raw):
         content = line.split("#", 1)[0].rstrip()
-        if _ends_text(line, content) or _quote_headers_at(raw, index):
+        if may_end and (_ends_text(line, content) or _quote_headers_at(raw, index)):
             break
         if attributed and _REPLY_HEADER.match(line) and not _quote_follows(raw, index + 1):
             break  # "Am … schrieb …:" above an unquoted original (Yahoo, some webmailers)
@@ -1104,6 +1108,20 @@ def order_lines(text: str) -> list[Line]:
             continue
         result.append(Line(no=index + 1, text=content))
     return result
+
+
+def _may_end(text: str) -> bool:
+    """Whether any line of ``text`` may be one ``_ends_text`` or ``_quote_headers_at``
+    stops at, asked of the whole text at once: each of them needs "--", an END (only e, n
+    and d are upper-cased to E, N and D), or a line their patterns match (searched line by
+    line in the text, where each line's pattern match is a match; a false alarm only
+    costs the look at every line)."""
+    return (
+        "--" in text
+        or "END" in text.upper()
+        or _ENDS_TEXT_IN.search(text) is not None
+        or _QUOTE_HEADER_IN.search(text) is not None
+    )
 
 
 def _ends_text(line: str, content: str) -> bool:

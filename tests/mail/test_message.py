@@ -250,6 +250,33 @@ def test_order_lines_skip_the_attribution_search_only_where_it_finds_nothing(
         message._ATTRIBUTION_WORD = pattern
 
 
+_ENDING_PIECES = [
+    "--", "-- ", " --\r", "ENDE", "ende # fertig", "  End", "Abend", "Kanone ge2", "",
+    "-----Original Message-----", "-----Ursprüngliche Nachricht-----\r", "_" * 25,
+    "Von meinem iPhone gesendet", "Sent from my phone.", "Get Outlook for Android",
+    "Von: Anna <a@b.test>", "*Gesendet:* Montag", "Datum: gestern", "From: x", "Sent: now",
+    "> zitiert", "# nur Kommentar", "Hallo,", "Gruß\r", "\r", "ſent: x", "von:", "  \t",
+]  # fmt: skip
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(_ENDING_PIECES), max_size=10).map("\n".join))
+def test_order_lines_skip_the_end_search_only_where_no_line_can_end_the_text(
+    text: str,
+) -> None:
+    """A text in which no line can be an end marker, a signature, an Outlook separator
+    or a quote header (asked of the whole text once) is not asked line by line: the same
+    lines as when every text is."""
+    import gm_daemon.mail.message as message
+
+    quick = order_lines(text)
+    may_end, message._may_end = message._may_end, lambda text: True
+    try:
+        assert order_lines(text) == quick
+    finally:
+        message._may_end = may_end
+
+
 # --- robustness ----------------------------------------------------------------------------
 
 
