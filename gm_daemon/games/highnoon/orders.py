@@ -446,13 +446,12 @@ def describe_orders(state: State, seat: str, orders: Orders, lang: str) -> str:
     challenges and "Patronen verplant: 7/8"; the text reads back as the same orders."""
     lines = []
     view = _view(state)
-    name_of = view.name_of
+    name_of, none = view.name_of, say(lang, "none")
     opponents = view.opponents(seat)
     for opponent in [*opponents, *(o for o in orders.shots if o not in opponents)]:
-        positions = orders.shots.get(opponent, [])
-        written = ", ".join(str(k) for k in positions) or say(lang, "none")
+        written = ", ".join(map(str, orders.shots.get(opponent, ()))) or none
         lines.append(say(lang, "describe.duel", name=name_of[opponent], positions=written))
-    challenged = ", ".join(name_of[t] for t in orders.challenges) or say(lang, "none")
+    challenged = ", ".join([name_of[t] for t in orders.challenges]) or none
     lines.append(say(lang, "describe.challenges", names=challenged))
     cartridges = state.player(seat).cartridges
     lines.append(say(lang, "describe.budget", planned=orders.planned(), cartridges=cartridges))
