@@ -6,6 +6,7 @@ process, with the daemon's real store on a temporary database. Sending is not me
 Run by hand from the repository root:
 
     .venv/bin/python bench/answer.py [--mails 1000] [--rounds 5] [--tree DIR] [--profile]
+    valgrind --tool=callgrind .venv/bin/python bench/answer.py --mails 300 --rounds 1 --callgrind
 
 The set-up is ``intake_e2e``'s (20 High Noon games of 8 seats, maildir transport, welcomes
 queued first). Each round stores ``--mails`` new order mails as a fetch stores them (not
@@ -17,7 +18,11 @@ and their best and median, statements per mail, and how many of each kind. ``--t
 imports ``gm_daemon`` from another checkout (``git archive COMMIT | tar -x -C DIR``) to
 compare versions in alternating runs; the daemon's clock starts at the same moment in every
 run, and the acknowledgements (Date, Message-ID and the replied-to ids left out) are
-checksummed, so two versions can be seen to write the same bytes.
+checksummed, so two versions can be seen to write the same bytes. ``--callgrind`` (run under
+``valgrind --tool=callgrind`` from the folder it writes its files to, without
+``--callgrind-out-file``) counts the instructions of the last round's ``_process_pending``
+alone: the counters are zeroed before it and dumped after it (``callgrind_control``), and the
+dump's total is printed per mail — a figure no other process on the machine moves.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ import os
 import pstats
 import re
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -47,6 +53,9 @@ def main() -> None:
 
     parser = set_up_arguments(__doc__, 5, "import gm_daemon from this checkout")
     parser.add_argument("--profile", action="store_true", help="cProfile of the last round")
+    parser.add_argument(
+        "--callgrind", action="store_true", help="instructions of the last round (under callgrind)"
+    )
     args = parser.parse_args()
     sys.path.insert(0, str(args.tree.resolve() if args.tree else ROOT))
     sys.path.insert(1, str(ROOT))
@@ -84,10 +93,15 @@ def main() -> None:
                 profile.enable()
             if number == 0:
                 store.db.set_trace_callback(lambda sql: kinds.update([_kind(sql)]))
+            counted = args.callgrind and number == args.rounds
+            if counted:
+                _callgrind("-z")  # the counters from zero: this round's work alone
             start = time.thread_time()
             asyncio.run(daemon._process_pending())
             if number:
                 cpu.append(time.thread_time() - start)
+            if counted:
+                _callgrind("-d")
             if profile:
                 profile.disable()
             if number == 0:
@@ -103,10 +117,29 @@ def main() -> None:
     if len(digests) != 1:
         raise SystemExit(f"the rounds wrote different acknowledgements: {digests}")
     print(f"acknowledgements (Date and ids left out): {digests.pop()}")
+    if args.callgrind:
+        instructions = _dumped_instructions()
+        print(f"instructions of the last round: {instructions / args.mails / 1e6:.3f} M per mail")
     if profile:
         pstats.Stats(profile).sort_stats(os.environ.get("PSORT", "tottime")).print_stats(
             int(os.environ.get("PN", "40"))
         )
+
+
+def _callgrind(command: str) -> None:
+    """``callgrind_control`` on this process; it waits (in ``waitpid``, running nothing)
+    until callgrind has done it."""
+    control = ["callgrind_control", command, str(os.getpid())]
+    subprocess.run(control, check=True, capture_output=True)
+
+
+def _dumped_instructions() -> int:
+    """The total of the dump ``callgrind_control -d`` wrote (its ``summary:`` line)."""
+    dump = Path(f"callgrind.out.{os.getpid()}.1")
+    for line in dump.read_text().splitlines():
+        if line.startswith("summary:"):
+            return int(line.split()[1])
+    raise SystemExit(f"no summary in {dump}: was this run under valgrind --tool=callgrind?")
 
 
 def _kind(sql: str) -> str:

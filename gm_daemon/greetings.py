@@ -74,7 +74,8 @@ def _is_name(text: str) -> bool:
 
 def greeting_lines(lines: Sequence[Line], refused: set[int]) -> list[Line]:
     """The refused lines that are greetings, with a lone name right under a closing line
-    ("Viele Grüße," then "Anna") counted as part of it."""
+    ("Viele Grüße," then "Anna") counted as part of it. (``lines`` are one mail's, each its
+    own object and number: a line is found or left by what it is, not by an equal one.)"""
     found: list[Line] = []
     for index, line in enumerate(lines):
         if line.no not in refused:
@@ -82,7 +83,8 @@ def greeting_lines(lines: Sequence[Line], refused: set[int]) -> list[Line]:
         above = lines[index - 1] if index > 0 else None
         signed = (
             above is not None
-            and above in found
+            and bool(found)
+            and found[-1] is above  # found in order: only the last can be the line above
             and not _SALUTATIONS.match(fold(above.text).strip())
             and _is_name(line.text)
         )
@@ -104,7 +106,7 @@ def read_orders(
     warning would be replaced anyway (a greeting and a closing in nearly every mail cost
     High Noon more than its orders)."""
     passed = _passed_over(engine, lines, state, seat)
-    given = [line for line in lines if line not in passed] if passed else lines
+    given = [line for line in lines if line.no not in passed] if passed else lines
     try:
         accepted = _read_past_greetings(engine, lines, given, state, seat, lang, on_file)
     except OrdersRejected as refused:
@@ -114,12 +116,12 @@ def read_orders(
     return accepted
 
 
-def _passed_over(engine: AnyGame, lines: list[Line], state: Any, seat: str) -> set[Line]:
-    """The greeting lines the engine would only warn about: what it would say of them is
-    replaced by the greeting note, so they are left out of its reading (exactly: by the
-    hook's promise they change nothing else) and counted as warned."""
+def _passed_over(engine: AnyGame, lines: list[Line], state: Any, seat: str) -> set[int]:
+    """The greeting lines the engine would only warn about, by number: what it would say
+    of them is replaced by the greeting note, so they are left out of its reading (exactly:
+    by the hook's promise they change nothing else) and counted as warned."""
     return {
-        line
+        line.no
         for line in lines
         if is_greeting(line.text) and passes_over(engine, line.text, state, seat)
     }
@@ -143,7 +145,8 @@ def _read_past_greetings(
         greetings = greeting_lines(lines, refused)
         if not greetings:
             raise
-    rest = [line for line in given if line not in greetings]
+    taken = {id(line) for line in greetings}
+    rest = [line for line in given if id(line) not in taken]
     notes = _greeting_notes(greetings, lang)
     try:
         accepted = engine.read_orders(rest, state, seat, lang, on_file)
@@ -154,34 +157,33 @@ def _read_past_greetings(
 
 
 def _greeting_notes(greetings: list[Line], lang: str) -> list[Problem]:
-    return [
-        Problem(g.no, g.text, ProblemKind.SYNTAX, _greeting_note(lang, g.text))
-        for g in greetings
-    ]  # fmt: skip
+    return [_greeting_note(g.no, g.text, lang) for g in greetings]
 
 
-def _greeting_note(lang: str, text: str) -> str:
+def _greeting_note(no: int, text: str, lang: str) -> Problem:
     """ "„Hallo,“ read as a greeting and skipped": remembered for short lines, as
-    ``is_greeting`` is (the same few greetings open and close mail after mail)."""
+    ``is_greeting`` is (the same few greetings open and close mail after mail, mostly on
+    the same lines; a ``Problem`` is frozen, so one object serves every mail)."""
     if len(text) <= _REMEMBERED_LENGTH:
-        return _remembered_note(lang, text)
-    return _note(lang, text)
+        return _remembered_note(no, text, lang)
+    return _note(no, text, lang)
 
 
-def _note(lang: str, text: str) -> str:
-    return phrase(lang, "greeting_skipped", text=phrase(lang, "quoted", text=text.strip()))
+def _note(no: int, text: str, lang: str) -> Problem:
+    quoted = phrase(lang, "quoted", text=text.strip())
+    return Problem(no, text, ProblemKind.SYNTAX, phrase(lang, "greeting_skipped", text=quoted))
 
 
 _remembered_note = lru_cache(maxsize=1024)(_note)
 
 
 def _said_as_greetings(
-    warnings: list[Problem], lines: list[Line], lang: str, passed: set[Line]
+    warnings: list[Problem], lines: list[Line], lang: str, passed: set[int]
 ) -> list[Problem]:
-    """Warnings an engine gave on greeting lines (or would have given: ``passed``), replaced
-    by the one greeting note; by line."""
+    """Warnings an engine gave on greeting lines (or would have given: ``passed``, by
+    number), replaced by the one greeting note; by line."""
     warned = {w.line for w in warnings if w.line is not None}
-    warned.update(line.no for line in passed)
+    warned.update(passed)
     greetings = greeting_lines(lines, warned)
     numbers = {g.no for g in greetings}
     kept = [w for w in warnings if w.line not in numbers]

@@ -64,11 +64,21 @@ class Loaded:
         return self.config.title or self.engine.title.get(self.lang, self.config.id)
 
     def label(self) -> str:
-        return self.engine.phase_label(self.state, self.lang)
+        return self._label
 
     def phase(self) -> str:
         """The phase as running text names it ("die Zentrenwahl"): the optional hook
         ``phase_noun``, else the label ("Runde 3")."""
+        return self._phase
+
+    # Both asked once per object, as ``participating``: every reply names the phase, and
+    # the label depends on the state and the language alone, both fixed here.
+    @cached_property
+    def _label(self) -> str:
+        return self.engine.phase_label(self.state, self.lang)
+
+    @cached_property
+    def _phase(self) -> str:
         hook = getattr(self.engine, "phase_noun", None)
         return self.label() if hook is None else hook(self.state, self.lang)
 
@@ -143,9 +153,25 @@ def final_ranking(engine: AnyGame, state: BaseModel, seats: Sequence[str]) -> li
 def passes_over(engine: AnyGame, text: str, state: BaseModel, seat: str) -> bool:
     """Whether the kind says (its optional ``passes_over``) that it reads ``text`` from
     ``seat``, wherever it stands in his mail, as a warning of its own and nothing else;
-    False without the hook (the line is read as any other)."""
+    False without the hook (the line is read as any other). Asked of the kind once per
+    state object, seat and text: the engine is pure and no call changes the state it is
+    given, and the same "Hallo," and "Gruß" open and close every mail of a round."""
     hook = getattr(engine, "passes_over", None)
-    return hook is not None and bool(hook(text, state, seat))
+    if hook is None:
+        return False
+    asked = (id(engine), id(state), seat, text)
+    kept = _PASSES.get(asked)
+    if kept is not None and kept[0] is engine and kept[1] is state:
+        return kept[2]
+    answer = bool(hook(text, state, seat))
+    if len(_PASSES) >= PASSES_KEPT:
+        _PASSES.clear()
+    _PASSES[asked] = (engine, state, answer)  # both held: their ids are not reused while kept
+    return answer
+
+
+PASSES_KEPT = 4096
+_PASSES: dict[tuple[int, int, str, str], tuple[AnyGame, BaseModel, bool]] = {}
 
 
 def leave_meaning(engine: AnyGame, lang: str) -> str:

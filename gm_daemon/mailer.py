@@ -63,6 +63,7 @@ class Mailer:
         phase = str(loaded.row.phase) if loaded else ""
         owner = game_id or (recipient.game_id if isinstance(recipient, PlayerRow) else None)
         message_id = new_message_id(mail.domain, game_id or "gm", purpose, seat, phase)
+        now = self.clock()  # the Date header and the outbox row's moment: the same one
         message = compose_bytes(
             sender=mail.address,
             sender_name=mail.name or phrase(text.lang or "de", "gm_name"),
@@ -70,12 +71,12 @@ class Mailer:
             subject=text.subject,
             body=text.body,
             message_id=message_id,
-            date=self.clock(),
+            date=now,
             game_id=game_id,
             in_reply_to=in_reply_to,
             attachments=named_for(owner, attachments),
         )
-        self.store.enqueue(game_id, purpose, address, message_id, message, self.clock())
+        self.store.enqueue(game_id, purpose, address, message_id, message, now)
 
     # --- short notices -------------------------------------------------------------------
     @staticmethod

@@ -18,12 +18,14 @@ import json
 import logging
 import math
 import sqlite3
+from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from functools import cached_property
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -452,10 +454,30 @@ class OutboxRow:
 @dataclass
 class _Recent:
     """One sender's inbox rows, (id, received_at), received at or after ``since`` (ISO text,
-    as stored): ``Store.recent_from`` counts them for any later ``since``."""
+    as stored): ``Store.recent_from`` counts them for any later ``since``. ``in_order``
+    while both their ids and their moments rise (always, unless the clock was set back:
+    rows come in id order and new ones get higher ids): then a count is two bisections."""
 
     since: str
     rows: list[tuple[int, str]]
+    in_order: bool = True
+
+    def count(self, start: str, up_to_id: int) -> int:
+        rows = self.rows
+        if not self.in_order:
+            return sum(1 for row_id, at in rows if at >= start and row_id <= up_to_id)
+        end = bisect_right(rows, up_to_id, key=_row_id)
+        return end - bisect_left(rows, start, 0, end, key=_row_moment)
+
+    def add(self, row_id: int, received: str) -> None:
+        rows = self.rows
+        if rows and (row_id <= rows[-1][0] or received < rows[-1][1]):
+            self.in_order = False
+        rows.append((row_id, received))
+
+
+_row_id = itemgetter(0)
+_row_moment = itemgetter(1)
 
 
 class Store:
@@ -1105,7 +1127,7 @@ class Store:
                 return self._count_recent(sender, start, up_to_id)
         else:
             self._recent.move_to_end(sender)
-        return sum(1 for row_id, at in kept.rows if at >= start and row_id <= up_to_id)
+        return kept.count(start, up_to_id)
 
     def _read_recent(self, sender: str, start: str) -> _Recent | None:
         """The sender's rows received since ``start``, kept; None (nothing kept) for a
@@ -1118,7 +1140,9 @@ class Store:
         ).fetchall()
         if len(rows) > RECENT_KEPT:
             return None
-        kept = _Recent(start, [(int(r[0]), str(r[1])) for r in rows])
+        kept = _Recent(start, [])
+        for r in rows:
+            kept.add(int(r[0]), str(r[1]))
         self._recent[sender] = kept
         if len(self._recent) > SENDERS_KEPT:
             self._recent.popitem(last=False)
@@ -1139,7 +1163,7 @@ class Store:
         if row_id is None or len(kept.rows) >= RECENT_KEPT:
             del self._recent[sender]  # read again (or counted by SQLite) when next asked
         elif received >= kept.since:
-            kept.rows.append((row_id, received))
+            kept.add(row_id, received)
 
     def answered_since(self, recipient: str, purpose: str, since: datetime) -> bool:
         """Whether a mail for ``purpose`` was queued to ``recipient`` since ``since``: a

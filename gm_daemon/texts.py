@@ -7,8 +7,9 @@ catalogue format every game uses (``templates/phrases.toml``, read by ``games.ki
 
 from __future__ import annotations
 
+import re
 import textwrap
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
@@ -89,14 +90,14 @@ def render(lang: str, template: str, /, **values: object) -> Text:
 
 
 def _tidy(text: str) -> str:
-    """Collapse runs of blank lines left by empty sections; end with one newline."""
-    lines = text.rstrip().splitlines()
-    tidy: list[str] = []
-    for line in lines:
-        line = line.rstrip()
-        if line or (tidy and tidy[-1]):
-            tidy.append(line)
-    return "\n".join(tidy) + "\n"
+    """Collapse runs of blank lines left by empty sections; end with one newline. (The
+    lines' trailing blanks dropped and joined, then each run of blank lines made one and
+    those at the start dropped: a pattern over the text, not a step per line.)"""
+    joined = "\n".join([line.rstrip() for line in text.rstrip().splitlines()])
+    return _BLANK_LINES.sub("\n\n", joined).lstrip("\n") + "\n"
+
+
+_BLANK_LINES = re.compile(r"\n\n\n+")
 
 
 _KIND_ORDER = (ProblemKind.SYNTAX, ProblemKind.ILLEGAL, ProblemKind.AMBIGUOUS)
@@ -170,9 +171,20 @@ def _part_of_the_line(problem: Problem, hint: str) -> bool:
 
 def warnings_text(warnings: list[Problem], lang: str) -> str:
     """The notes of an acceptance (or refusal), each with its hint: what the note means for
-    the player (the order stands and fails) or how to put it right."""
+    the player (the order stands and fails) or how to put it right. Remembered when short:
+    mail after mail carries the same few notes (the greetings skipped, on the same lines),
+    and a ``Problem`` is frozen."""
     if not warnings:
         return ""
+    if len(warnings) <= _REMEMBERED_NOTES:
+        return _remembered_warnings(tuple(warnings), lang)
+    return _warnings_text(warnings, lang)
+
+
+_REMEMBERED_NOTES = 4
+
+
+def _warnings_text(warnings: Sequence[Problem], lang: str) -> str:
     lines = [phrase(lang, "warnings")]
     for warning in warnings[:MAX_LISTED]:
         where = f"{phrase(lang, 'line')} {warning.line}: " if warning.line is not None else ""
@@ -182,6 +194,9 @@ def warnings_text(warnings: list[Problem], lang: str) -> str:
     if len(warnings) > MAX_LISTED:
         lines.append("- " + phrase(lang, "more_listed", count=len(warnings) - MAX_LISTED))
     return "\n" + "\n".join(lines) + "\n"
+
+
+_remembered_warnings = lru_cache(maxsize=1024)(_warnings_text)
 
 
 def _prose(text: str, indent: str) -> tuple[str, ...]:

@@ -182,12 +182,22 @@ def compose_bytes(
         ("Content-Transfer-Encoding", "quoted-printable"),
         ("MIME-Version", "1.0"),
     ]
+    written = [f"{name}: {value}\r\n" for name, value in headers if value is not None]
+    head = "".join(written)
+    # Unfolded, the head holds just the CRLF that ends each header unless a value holds a
+    # line break (asked of the whole head at once; the header is named when one does).
+    unfolded = head.replace("\r\n ", " ")
+    if unfolded.count("\n") != len(written) or unfolded.count("\r") != len(written):
+        _refuse_line_breaks(headers)
+    return (head + "\r\n" + _quoted_printable(body)).encode("ascii")
+
+
+def _refuse_line_breaks(headers: Sequence[tuple[str, str | None]]) -> None:
+    """The header whose value holds a line break that is not a fold, named."""
     for name, value in headers:
         unfolded = (value or "").replace("\r\n ", " ")
         if "\n" in unfolded or "\r" in unfolded:
             raise ValueError(f"header {name} may not contain a line break: {value!r}")
-    head = "".join(f"{name}: {value}\r\n" for name, value in headers if value is not None)
-    return (head + "\r\n" + _quoted_printable(body)).encode("ascii")
 
 
 # Header values written as they stand by the email package (no encoded words, no quoting,

@@ -1050,6 +1050,9 @@ def html_to_text(html: str) -> str:
 _REPLY_HEADER = re.compile(r"^\s*(am|on)\s.*\b(schrieb|wrote|geschrieben)\b.*:\s*$", re.IGNORECASE)
 _REPLY_HEADER_END = re.compile(r"\b(schrieb|wrote|geschrieben)\b.*:\s*$", re.IGNORECASE)
 _REPLY_HEADER_START = re.compile(r"^\s*(am|on)\s", re.IGNORECASE)
+# A word _REPLY_HEADER and _REPLY_HEADER_END need ("geschrieben" holds "schrieb"): a text
+# without one has no attribution line to look for line by line (most order mails).
+_ATTRIBUTION_WORD = re.compile(r"schrieb|wrote", re.IGNORECASE)
 _ORIGINAL_MESSAGE = re.compile(
     r"^\s*-{3,}\s*(original message|ursprüngliche nachricht|original nachricht"
     r"|weitergeleitete nachricht|forwarded message)\s*-{3,}\s*$",
@@ -1078,6 +1081,9 @@ _ENDS_TEXT = re.compile(
 _QUOTE_HEADER = re.compile(
     r"^\s*\*?(von|from|gesendet|sent|datum|date)\s*:\s*\*?\s*\S", re.IGNORECASE
 )
+# The two above searched in a whole text, each line's start a "^" (``_may_end``).
+_ENDS_TEXT_IN = re.compile(_ENDS_TEXT.pattern, re.IGNORECASE | re.MULTILINE)
+_QUOTE_HEADER_IN = re.compile(_QUOTE_HEADER.pattern, re.IGNORECASE | re.MULTILINE)
 
 # No game's orders come near this; a pasted novel is answered by its first lines alone.
 MAX_LINES = 10_000
@@ -1088,18 +1094,34 @@ def order_lines(text: str) -> list[Line]:
     blank lines, signature and everything after ENDE (or an Outlook quote) are left out, and
     so is everything after the first ``MAX_LINES`` lines."""
     raw = [line.rstrip("\r") for line in text.split("\n", MAX_LINES)[:MAX_LINES]]
-    dropped = _reply_header_lines(raw)
+    attributed = _ATTRIBUTION_WORD.search(text) is not None
+    dropped = _reply_header_lines(raw) if attributed else set()
+    may_end = _may_end(text)
     result: list[Line] = []
     for index, line in enumerate(raw):
         content = line.split("#", 1)[0].rstrip()
-        if _ends_text(line, content) or _quote_headers_at(raw, index):
+        if may_end and (_ends_text(line, content) or _quote_headers_at(raw, index)):
             break
-        if _REPLY_HEADER.match(line) and not _quote_follows(raw, index + 1):
+        if attributed and _REPLY_HEADER.match(line) and not _quote_follows(raw, index + 1):
             break  # "Am … schrieb …:" above an unquoted original (Yahoo, some webmailers)
         if index in dropped or _is_quoted(line) or not content.strip():
             continue
         result.append(Line(no=index + 1, text=content))
     return result
+
+
+def _may_end(text: str) -> bool:
+    """Whether any line of ``text`` may be one ``_ends_text`` or ``_quote_headers_at``
+    stops at, asked of the whole text at once: each of them needs "--", an END (only e, n
+    and d are upper-cased to E, N and D), or a line their patterns match (searched line by
+    line in the text, where each line's pattern match is a match; a false alarm only
+    costs the look at every line)."""
+    return (
+        "--" in text
+        or "END" in text.upper()
+        or _ENDS_TEXT_IN.search(text) is not None
+        or _QUOTE_HEADER_IN.search(text) is not None
+    )
 
 
 def _ends_text(line: str, content: str) -> bool:

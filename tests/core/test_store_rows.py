@@ -289,6 +289,9 @@ ARRIVALS: dict[str, Callable[[Store], object]] = {
         s, "anna@players.test", NOW - timedelta(hours=3)
     ),
     "a mail ahead of the window": lambda s: _mail(s, "anna@players.test", NOW + timedelta(hours=1)),
+    "a mail dated between kept rows (the clock set back)": lambda s: _mail(
+        s, "anna@players.test", NOW - timedelta(minutes=12)
+    ),
     "another sender's": lambda s: _mail(s, "carl@players.test", NOW),
     "the same address in capitals": lambda s: _mail(s, "ANNA@players.test", NOW),
     "no sender": lambda s: _mail(s, None, NOW),

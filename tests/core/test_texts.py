@@ -1,4 +1,5 @@
 import textwrap
+from dataclasses import replace
 from string import Template
 
 import pytest
@@ -14,6 +15,8 @@ from gm_daemon.texts import (
     _Form,
     _prose,
     _template,
+    _tidy,
+    _warnings_text,
     problems_text,
     render,
     warnings_text,
@@ -201,3 +204,42 @@ def test_a_note_is_wrapped_as_textwrap_wraps_it(text, indent):
         break_on_hyphens=False,
     ) or [text]  # fmt: skip
     assert list(_prose(text, indent)) == expected
+
+
+def _tidy_line_by_line(text: str) -> str:
+    """``_tidy`` as it was written before, a step per line: the reference."""
+    tidy: list[str] = []
+    for line in text.rstrip().splitlines():
+        line = line.rstrip()
+        if line or (tidy and tidy[-1]):
+            tidy.append(line)
+    return "\n".join(tidy) + "\n"
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.one_of(
+        st.text(max_size=200),
+        st.lists(
+            st.sampled_from(["", " ", "\t", "a", " b ", "\r", "\x1c", "\u2028", "c\x0b", "\n"]),
+            max_size=12,
+        ).map("\n".join),
+    )
+)
+def test_tidy_collapses_blank_lines_as_a_step_per_line_did(text: str) -> None:
+    assert _tidy(text) == _tidy_line_by_line(text)
+
+
+_NOTE = Problem(1, "Hallo,", ProblemKind.SYNTAX, "„Hallo,“ als Gruß gelesen", "")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("count", [1, 4, 5, 16])
+def test_remembered_notes_read_as_notes_written_anew(lang: str, count: int) -> None:
+    """Short lists of notes are remembered (the same greetings come in every mail): the
+    text is the one written anew, for the same notes and for others on other lines."""
+    notes = [replace(_NOTE, line=n, hint="x" * n) for n in range(1, count + 1)]
+    for _ in range(2):
+        assert warnings_text(notes, lang) == _warnings_text(notes, lang)
+    moved = [replace(n, line=(n.line or 0) + 1) for n in notes]
+    assert warnings_text(moved, lang) == _warnings_text(moved, lang) != _warnings_text(notes, lang)

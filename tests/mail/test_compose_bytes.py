@@ -8,6 +8,7 @@ from email.errors import MessageError
 from email.message import EmailMessage
 from email.policy import default
 from email.quoprimime import body_encode
+from email.utils import formataddr
 from typing import Any
 
 import pytest
@@ -301,3 +302,35 @@ def test_message_ids_are_unique_and_our_own_across_batches(count: int) -> None:
     assert len(set(ids)) == count and len(set(taken)) == count
     assert all(is_own_message_id(i, "gm.test") for i in ids)
     assert all(len(t) == 12 and set(t) <= set("0123456789abcdef") for t in taken)
+
+
+_BREAKS = [
+    *("a\nb", "a\rb", "a\r\nb", "a\r\n b", "a\r\n\tb", "a\r", "a\r\n", "a\n "),
+    *("\r\n a", "a\r\r\n b", "a b"),
+]
+_BROKEN_FIELDS = {  # argument: the header it is written in
+    "to": "To",
+    "message_id": "Message-ID",
+    "game_id": "X-GM-Game",
+    "in_reply_to": "In-Reply-To",
+    "sender_name": "From",
+}
+
+
+@pytest.mark.parametrize("field", sorted(_BROKEN_FIELDS))
+@pytest.mark.parametrize("value", _BREAKS, ids=repr)
+def test_a_line_break_in_a_header_is_refused_by_name_and_a_fold_is_not(
+    field: str, value: str
+) -> None:
+    """The head is asked for line breaks once, whole: exactly a value holding a line break
+    other than a fold (CRLF and a blank) is refused, naming its header, as when each value
+    was asked on its own."""
+    kwargs = {**BASE, field: value}
+    name = _BROKEN_FIELDS[field]
+    header = formataddr((value, BASE["sender"])) if field == "sender_name" else value
+    unfolded = header.replace("\r\n ", " ")
+    if "\n" in unfolded or "\r" in unfolded:
+        with pytest.raises(ValueError, match=f"header {name} may not contain a line break"):
+            compose_bytes(**kwargs)
+    else:
+        assert f"{name}: {header}\r\n".encode() in compose_bytes(**kwargs)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -221,6 +222,59 @@ def test_order_lines_drop_reply_headers(header: str) -> None:
 
 def test_loose_reply_header_is_kept_without_a_quote() -> None:
     assert _lines("er schrieb:\nGEHE NACH Bank\n") == [(1, "er schrieb:"), (2, "GEHE NACH Bank")]
+
+
+_ATTRIBUTION_PIECES = [
+    "Am 10.03.24 um 18:00 schrieb Spielleiter:", "On Mon, Mar 11, 2024 at 6:00 PM GM wrote:",
+    "Am Mo., 11. März 2024 um 18:00 Uhr schrieb Spielleiter <", "gm@gm.test>:",
+    "On Mon, GM <gm@gm.test>", "wrote:", "Anna SCHRIEB am 11.03.:", "er hat geschrieben:",
+    "am ſchrieb x:", "on Mon WROTE:", "> GEHE NACH Bank", ">", "", "Kanone ge2", "ENDE",
+    "Von: Anna", "Gesendet: Montag", "Hallo,", "schrieb", "am", "on x",
+]  # fmt: skip
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_ATTRIBUTION_PIECES), max_size=10).map("\n".join))
+def test_order_lines_skip_the_attribution_search_only_where_it_finds_nothing(
+    text: str,
+) -> None:
+    """A text without "schrieb" or "wrote" (any case) is not searched line by line for
+    attribution lines: the same lines as when every text is."""
+    import gm_daemon.mail.message as message
+
+    quick = order_lines(text)
+    pattern, message._ATTRIBUTION_WORD = message._ATTRIBUTION_WORD, re.compile("")
+    try:
+        assert order_lines(text) == quick
+    finally:
+        message._ATTRIBUTION_WORD = pattern
+
+
+_ENDING_PIECES = [
+    "--", "-- ", " --\r", "ENDE", "ende # fertig", "  End", "Abend", "Kanone ge2", "",
+    "-----Original Message-----", "-----Ursprüngliche Nachricht-----\r", "_" * 25,
+    "Von meinem iPhone gesendet", "Sent from my phone.", "Get Outlook for Android",
+    "Von: Anna <a@b.test>", "*Gesendet:* Montag", "Datum: gestern", "From: x", "Sent: now",
+    "> zitiert", "# nur Kommentar", "Hallo,", "Gruß\r", "\r", "ſent: x", "von:", "  \t",
+]  # fmt: skip
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(_ENDING_PIECES), max_size=10).map("\n".join))
+def test_order_lines_skip_the_end_search_only_where_no_line_can_end_the_text(
+    text: str,
+) -> None:
+    """A text in which no line can be an end marker, a signature, an Outlook separator
+    or a quote header (asked of the whole text once) is not asked line by line: the same
+    lines as when every text is."""
+    import gm_daemon.mail.message as message
+
+    quick = order_lines(text)
+    may_end, message._may_end = message._may_end, lambda text: True
+    try:
+        assert order_lines(text) == quick
+    finally:
+        message._may_end = may_end
 
 
 # --- robustness ----------------------------------------------------------------------------

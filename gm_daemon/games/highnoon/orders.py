@@ -7,6 +7,7 @@ challenges, a greeting line) are corrected and reported as warnings.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -381,26 +382,76 @@ def passes_over(text: str, state: State, seat: str) -> bool:
         return False
     if not isinstance(parsed, NameList) or not parsed.names:
         return False
-    players = names.of_seats(state.players)
-    active = {other for other in state.playing() if other != seat}
+    view = _view(state)
+    players, active = view.players, view.others_playing(seat)
     return all(
         not players.find(written) and players.guess(written, among=active) is None
         for written in parsed.names
     )
 
 
+@dataclass
+class _View:
+    """What one state says about its players, worked out once per state object: every
+    mail of a round asks the same questions of the same state (the referee hands out one
+    object while the game is unchanged, and no call changes the state it is given:
+    tests/conformance), and each greeting line and each description built the roster's
+    names anew."""
+
+    state: State
+    players: names.Names[str]
+    name_of: dict[str, str]
+    playing: tuple[str, ...]
+    _others: dict[str, frozenset[str]] = field(default_factory=dict)
+    _opponents: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def opponents(self, seat: str) -> tuple[str, ...]:
+        found = self._opponents.get(seat)
+        if found is None:
+            found = self._opponents[seat] = tuple(self.state.opponents(seat))
+        return found
+
+    def others_playing(self, seat: str) -> frozenset[str]:
+        others = self._others.get(seat)
+        if others is None:
+            others = self._others[seat] = frozenset(p for p in self.playing if p != seat)
+        return others
+
+
+# Views kept, by the state's ``id`` (the entry holds the state, so the id is not reused while
+# it is kept): one per running game of the daemon's last mails.
+VIEWS_KEPT = 64
+_VIEWS: OrderedDict[int, _View] = OrderedDict()
+
+
+def _view(state: State) -> _View:
+    kept = _VIEWS.get(id(state))
+    if kept is not None and kept.state is state:
+        _VIEWS.move_to_end(id(state))
+        return kept
+    view = _View(
+        state,
+        names.of_seats(state.players),
+        {p.id: p.name for p in state.players},
+        tuple(state.playing()),
+    )
+    _VIEWS[id(state)] = view
+    if len(_VIEWS) > VIEWS_KEPT:
+        _VIEWS.popitem(last=False)
+    return view
+
+
 def describe_orders(state: State, seat: str, orders: Orders, lang: str) -> str:
     """The normalised orders, e.g. "Duell gegen H. Glück: 19, 15, 8, 4" per duel, the
     challenges and "Patronen verplant: 7/8"; the text reads back as the same orders."""
     lines = []
-    opponents = state.opponents(seat)
+    view = _view(state)
+    name_of, none = view.name_of, say(lang, "none")
+    opponents = view.opponents(seat)
     for opponent in [*opponents, *(o for o in orders.shots if o not in opponents)]:
-        positions = orders.shots.get(opponent, [])
-        written = ", ".join(str(k) for k in positions) or say(lang, "none")
-        lines.append(
-            say(lang, "describe.duel", name=state.player(opponent).name, positions=written)
-        )
-    challenged = ", ".join(state.player(t).name for t in orders.challenges) or say(lang, "none")
+        written = ", ".join(map(str, orders.shots.get(opponent, ()))) or none
+        lines.append(say(lang, "describe.duel", name=name_of[opponent], positions=written))
+    challenged = ", ".join([name_of[t] for t in orders.challenges]) or none
     lines.append(say(lang, "describe.challenges", names=challenged))
     cartridges = state.player(seat).cartridges
     lines.append(say(lang, "describe.budget", planned=orders.planned(), cartridges=cartridges))
