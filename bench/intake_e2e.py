@@ -223,15 +223,18 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
 class Timing:
     wall: float
     cpu: float  # the daemon's own (user + system), all its threads
+    main: float | None = None  # the running daemon's main thread alone (its event loop)
     # run --once: seconds from the start to the first new file in the outbox, and from the
     # last one to the exit (the files' modification times; None when it wrote none)
     first: float | None = None
     after_last: float | None = None
 
 
-def _cpu_of(pid: int) -> float:
-    """CPU seconds a running process has used (Linux: /proc/PID/stat, in clock ticks)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+def _cpu_of(pid: int, thread: int | None = None) -> float:
+    """CPU seconds a running process (or one of its threads: /proc/PID/task/TID) has used
+    (Linux: its stat file, in clock ticks)."""
+    stat = f"/proc/{pid}/stat" if thread is None else f"/proc/{pid}/task/{thread}/stat"
+    fields = Path(stat).read_text().rpartition(")")[2].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
@@ -242,11 +245,15 @@ def _running(setup: Setup, spy: Path | None) -> Timing:
         _wait_for(setup.outbox, setup.welcomes, process)
         time.sleep(1.0)  # the pass that wrote the welcomes is over; the daemon waits
         recorder = _record(spy, process.pid) if spy else None
-        cpu = _cpu_of(process.pid)
+        cpu, main = _cpu_of(process.pid), _cpu_of(process.pid, process.pid)
         start = time.perf_counter()
         _drop(setup)
         _wait_for(setup.outbox, setup.welcomes + len(setup.message_ids), process)
-        timing = Timing(time.perf_counter() - start, _cpu_of(process.pid) - cpu)
+        timing = Timing(
+            time.perf_counter() - start,
+            _cpu_of(process.pid) - cpu,
+            main=_cpu_of(process.pid, process.pid) - main,  # the main thread's id is the pid
+        )
         if recorder:
             recorder.send_signal(signal.SIGINT)
             recorder.wait(timeout=60)
@@ -284,7 +291,46 @@ def _run_once(setup: Setup) -> Timing:
     if not written:
         return Timing(wall, usage.ru_utime + usage.ru_stime)
     ended = started + wall
-    return Timing(wall, usage.ru_utime + usage.ru_stime, written[0] - started, ended - written[-1])
+    return Timing(
+        wall,
+        usage.ru_utime + usage.ru_stime,
+        first=written[0] - started,
+        after_last=ended - written[-1],
+    )
+
+
+def _file_cost(folder: Path, files: int = 300) -> float:
+    """Microseconds to create (and write and close) a small file in a new folder under
+    ``folder`` right now, each of ``files``; they are removed again. On an ext4 without a
+    journal (this VM's root) a new file costs ~20 µs, but 150–350 µs for a minute or more
+    after many files were deleted (the inode allocator skips the recently freed ones one by
+    one): the daemon writes a file per acknowledgement, so this is printed beside its
+    figures."""
+    probe = Path(tempfile.mkdtemp(prefix="probe-", dir=folder))
+    try:
+        start = time.perf_counter()
+        for number in range(files):
+            fd = os.open(probe / f"f{number}", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            os.write(fd, b"x" * 1000)
+            os.close(fd)
+        return (time.perf_counter() - start) / files * 1e6
+    finally:
+        for name in os.listdir(probe):
+            os.unlink(probe / name)
+        probe.rmdir()
+
+
+def _file_system(folder: Path) -> str:
+    """The type of the file system ``folder`` is on (the longest mount point above it)."""
+    best, kind = "", "unknown"
+    with open("/proc/self/mounts", encoding="utf-8") as mounts:
+        for line in mounts:
+            fields = line.split()
+            point = fields[1].replace("\\040", " ")
+            inside = str(folder).startswith(point.rstrip("/") + "/") or str(folder) == point
+            if inside and len(point) >= len(best):
+                best, kind = point, fields[2]
+    return kind
 
 
 def _ms(seconds: float | None) -> str:
@@ -304,7 +350,7 @@ def _record(out: Path, pid: int) -> subprocess.Popen[bytes]:
             "-f",
             "raw",
             "-r",
-            "250",
+            "1000",
             "--threads",
             "--idle",
         ],
@@ -362,6 +408,11 @@ def main() -> None:
     moments: dict[str, list[float]] = collections.defaultdict(list)
     print(f"load average before: {os.getloadavg()[0]:.2f}")
     with tempfile.TemporaryDirectory(prefix="gm-bench-e2e-") as name:
+        print(
+            f"creating a file in {name} ({_file_system(Path(name))}): "
+            f"{_file_cost(Path(name)):.0f} µs (300 files, removed again)",
+            flush=True,
+        )
         for round_ in range(args.rounds):
             running = _prepare(Path(name) / f"run{round_}", n, args.games, args.players)
             once_setup = _prepare(Path(name) / f"once{round_}", n, args.games, args.players)
@@ -375,6 +426,7 @@ def main() -> None:
                 "baseline": n / base,
                 "daemon": n / daemon.wall,
                 "daemon, per CPU second": n / daemon.cpu,
+                "daemon, per main-thread CPU s": n / max(daemon.main or 0.0, 1e-9),
                 "once": n / once.wall,
                 "once, per CPU second": n / once.cpu,
                 "once without start-up": n / max(once.wall - empty.wall, 1e-9),
@@ -387,7 +439,8 @@ def main() -> None:
                 moments["once: exit after last ack"].append(once.after_last)
             print(
                 f"round {round_ + 1}: baseline {n / base:5.0f}/s | running daemon "
-                f"{n / daemon.wall:5.0f}/s ({daemon.wall:.3f} s, CPU {daemon.cpu:.2f} s) | "
+                f"{n / daemon.wall:5.0f}/s ({daemon.wall:.3f} s, CPU {daemon.cpu:.2f} s, main "
+                f"thread {daemon.main:.2f} s) | "
                 f"run --once {n / once.wall:5.0f}/s ({once.wall:.3f} s, CPU {once.cpu:.2f} s; "
                 f"empty {empty.wall:.3f} s, CPU {empty.cpu:.2f} s; first ack after "
                 f"{_ms(once.first)}, exit {_ms(once.after_last)} after the last) | load {load:.2f}",
@@ -396,7 +449,7 @@ def main() -> None:
     print(f"\n{n} mails, {args.games} games of {args.players} seats, {args.rounds} rounds:")
     for label, values in rates.items():
         print(
-            f"  {label:<24} {min(values):6.0f}–{max(values):6.0f}/s"
+            f"  {label:<29} {min(values):6.0f}–{max(values):6.0f}/s"
             f" (median {statistics.median(values):.0f})"
         )
     for label, values in moments.items():
