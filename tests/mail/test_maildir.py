@@ -7,6 +7,7 @@ import email
 import email.policy
 import mailbox
 import os
+import sys
 import time
 from email.message import EmailMessage
 from pathlib import Path
@@ -98,6 +99,35 @@ def test_wait_returns_on_new_mail_and_ignores_fetched_ones(tmp_path: Path) -> No
     idle, woken = asyncio.run(scenario())
     assert idle >= 0.1
     assert woken < 1
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="inotify is Linux's")
+@pytest.mark.parametrize("how", ["moved", "written"])
+def test_wait_wakes_when_a_file_arrives_without_waiting_for_the_poll(
+    tmp_path: Path, how: str
+) -> None:
+    """The poll is an hour here: only the kernel's word on the new file can end the wait
+    (moved into new/ as an MTA delivers, or written there directly); one that came before
+    the wait began is found by its first look."""
+    inbox = MaildirInbox(tmp_path, poll_interval=3600)
+    _deliver(tmp_path, "Subject: old\n\nx\n")
+
+    def arrive() -> None:
+        if how == "moved":
+            _deliver(tmp_path, "Subject: new\n\ny\n")
+        else:
+            (tmp_path / "new" / "direct.host").write_bytes(b"Subject: new\n\ny\n")
+
+    async def scenario() -> None:
+        await inbox.fetch()
+        await inbox.wait(0)  # the watch is set up; nothing new
+        asyncio.get_running_loop().call_later(0.05, arrive)
+        await asyncio.wait_for(inbox.wait(3600), 60)
+        arrive()  # between two waits: the next one returns at its first look
+        await asyncio.wait_for(inbox.wait(3600), 60)
+        await inbox.close()
+
+    asyncio.run(scenario())
 
 
 def test_done_all_marks_many_at_once_and_leaves_the_rest(tmp_path: Path) -> None:
