@@ -224,6 +224,10 @@ class Timing:
     wall: float
     cpu: float  # the daemon's own (user + system), all its threads
     main: float | None = None  # the running daemon's main thread alone (its event loop)
+    # the main thread's seconds runnable but not run (the machine's other work), and asleep
+    # (waiting for its threads, the interpreter lock, a file: the daemon's own waits)
+    queued: float | None = None
+    asleep: float | None = None
     # run --once: seconds from the start to the first new file in the outbox, and from the
     # last one to the exit (the files' modification times; None when it wrote none)
     first: float | None = None
@@ -236,6 +240,13 @@ def _cpu_of(pid: int, thread: int | None = None) -> float:
     stat = f"/proc/{pid}/stat" if thread is None else f"/proc/{pid}/task/{thread}/stat"
     fields = Path(stat).read_text().rpartition(")")[2].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _schedstat(pid: int) -> tuple[float, float]:
+    """Seconds the main thread (its id is the pid) has run and has waited to run while
+    runnable (Linux: /proc/PID/task/TID/schedstat, in nanoseconds)."""
+    ran, queued, _slices = Path(f"/proc/{pid}/task/{pid}/schedstat").read_text().split()
+    return int(ran) / 1e9, int(queued) / 1e9
 
 
 def _running(setup: Setup, spy: Path | None) -> Timing:
@@ -439,8 +450,9 @@ def main() -> None:
                 moments["once: exit after last ack"].append(once.after_last)
             print(
                 f"round {round_ + 1}: baseline {n / base:5.0f}/s | running daemon "
-                f"{n / daemon.wall:5.0f}/s ({daemon.wall:.3f} s, CPU {daemon.cpu:.2f} s, main "
-                f"thread {daemon.main:.2f} s) | "
+                f"{n / daemon.wall:5.0f}/s ({daemon.wall:.3f} s, CPU {daemon.cpu:.2f} s; main "
+                f"thread: CPU {daemon.main:.2f} s, queued {daemon.queued:.3f} s, asleep "
+                f"{daemon.asleep:.3f} s) | "
                 f"run --once {n / once.wall:5.0f}/s ({once.wall:.3f} s, CPU {once.cpu:.2f} s; "
                 f"empty {empty.wall:.3f} s, CPU {empty.cpu:.2f} s; first ack after "
                 f"{_ms(once.first)}, exit {_ms(once.after_last)} after the last) | load {load:.2f}",

@@ -57,7 +57,7 @@ class MaildirInbox:
         self._root = os.fspath(path)
         self._poll_interval = poll_interval
         self._seen_new: set[str] = set()
-        self._waiting: deque[tuple[str, str]] = deque()  # listed, not yet fetched
+        self._waiting: deque[tuple[str, str, int]] = deque()  # listed, not yet fetched
         self._found_at: dict[str, str] = {}  # unique name → file, of mails fetched
         self._arrivals: _Arrivals | None = None  # made by the first wait()
 
@@ -72,16 +72,16 @@ class MaildirInbox:
             self._found_at = {}
         found: list[RawMail] = []
         while self._waiting and (limit is None or len(found) < limit):
-            key, path = self._waiting.popleft()
-            mail = self._read(path, key)
+            key, path, size = self._waiting.popleft()
+            mail = self._read(path, key, size)
             if mail is not None:  # else moved by someone else since the listing
                 found.append(mail)
                 self._found_at[key] = path
         return found
 
-    def _list(self) -> list[tuple[str, str]]:
-        """Every unseen mail in new/ and cur/, in delivery order."""
-        waiting: list[tuple[float, str, str]] = []
+    def _list(self) -> list[tuple[str, str, int]]:
+        """Every unseen mail in new/ and cur/ with its size, in delivery order."""
+        waiting: list[tuple[float, str, str, int]] = []
         new = self._names("new")
         self._seen_new = set(new)
         for sub, names in (("new", new), ("cur", self._names("cur"))):
@@ -91,10 +91,11 @@ class MaildirInbox:
                     continue
                 path = f"{self._root}/{sub}/{name}"
                 try:
-                    waiting.append((os.stat(path).st_mtime, key, path))
+                    found = os.stat(path)
                 except FileNotFoundError:
                     continue  # moved by someone else in between
-        return [(key, path) for _mtime, key, path in sorted(waiting)]
+                waiting.append((found.st_mtime, key, path, found.st_size))
+        return [(key, path, size) for _mtime, key, path, size in sorted(waiting)]
 
     def _names(self, sub: str) -> list[str]:
         try:
@@ -103,13 +104,24 @@ class MaildirInbox:
             return []
 
     @staticmethod
-    def _read(path: str, key: str) -> RawMail | None:
-        """The mail, or None when the file vanished meanwhile."""
+    def _read(path: str, key: str, size: int) -> RawMail | None:
+        """The mail, or None when the file vanished meanwhile. Read in one call of the
+        listed ``size`` (and one more that finds the end), not as ``open().read()`` reads
+        it, which asks the file's size and position again: each system call of this thread
+        lets go of the interpreter, which intake's thread then waits to have back."""
         try:
-            with open(path, "rb", buffering=0) as file:
-                return RawMail(key=_PREFIX + key, data=file.read())
+            fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
         except FileNotFoundError:
             return None
+        try:
+            parts = []
+            want = size + 1  # a file that grew since the listing is read to its end
+            while part := os.read(fd, want):
+                parts.append(part)
+                want = 1 << 16
+        finally:
+            os.close(fd)
+        return RawMail(key=_PREFIX + key, data=b"".join(parts))
 
     async def done(self, key: str) -> None:
         await asyncio.to_thread(self._done_all, [key])
