@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import hashlib
 import os
 import time
@@ -273,7 +274,13 @@ class MaildirSender:
     the file system commits them as one group, instead of one wait per file), then linked
     into new/. A file is named after its key (``gm-`` and a digest of the Message-ID), so
     a batch written again after a crash finds its files already there and writes no second
-    copy, and ``delivered`` finds them in new/ or cur/ (a reader moves what it read)."""
+    copy, and ``delivered`` finds them in new/ or cur/ (a reader moves what it read).
+
+    Where the system has them (Linux: ``O_TMPFILE``, ``/proc`` for ``linkat``), the files
+    are written nameless in tmp/ and linked into new/ from their open descriptor: no name
+    made and removed again in tmp/ (two system calls and two changes of that folder less
+    per mail), and a crash leaves no half-written file behind. Elsewhere they are named in
+    tmp/ as ``mailbox.Maildir`` does it."""
 
     SYNC_THREADS = 8
 
@@ -286,6 +293,7 @@ class MaildirSender:
         self._new = os.path.join(os.fspath(path), "new")
         self._syncing: ThreadPoolExecutor | None = None
         self._single: mailbox.Maildir | None = None  # see _maildir
+        self._nameless: bool | None = None  # files written nameless: found out once
 
     async def send(self, message: bytes, sender: str, recipients: Sequence[str]) -> None:
         """The stored bytes as they are, but with Unix line ends, as Maildir files have."""
@@ -311,8 +319,10 @@ class MaildirSender:
         return await asyncio.to_thread(self._send_all, mails)
 
     def _send_all(self, mails: Sequence[Outgoing]) -> list[SendError | None]:
+        if self._nameless is None:
+            self._nameless = _nameless_files_work(self._tmp)  # None: named, asked again
         results: list[SendError | None] = []
-        written: list[tuple[int, str]] = []  # (open file, name) in tmp/
+        written: list[tuple[int, str]] = []  # (open file, name) in tmp/, or nameless there
         try:
             for mail in mails:
                 if not mail.recipients:
@@ -326,23 +336,27 @@ class MaildirSender:
                     break
                 results.append(None)
             failed = self._flush([fd for fd, _ in written])
+            if failed is not None:  # nothing of the batch is delivered: every file is retried
+                if not self._nameless:
+                    self._discard(name for _, name in written)
+                return [result or failed for result in results]
+            link = self._link_open if self._nameless else self._link
+            for name in link(written):
+                results[_index_of(mails, name)] = SendError("cannot move a written mail to new/")
+            return results
         finally:
             for fd, _ in written:
                 os.close(fd)
-        if failed is not None:  # nothing of the batch is delivered: every file is retried
-            self._discard(name for _, name in written)
-            return [result or failed for result in results]
-        for name in self._link([name for _, name in written]):
-            results[_index_of(mails, name)] = SendError("cannot move a written mail to new/")
-        return results
 
     def _write(self, mail: Outgoing, name: str) -> int:
-        """The mail in tmp/ under its ``name`` (a copy left there by a crash is
+        """The mail in tmp/, nameless or under its ``name`` (a copy left there by a crash is
         overwritten); returns the open file, not yet flushed to the disk."""
         data = self._envelope(mail.sender, mail.recipients)
         data += mail.message.replace(b"\r\n", b"\n")
-        path = f"{self._tmp}/{name}"
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        if self._nameless:
+            fd = os.open(self._tmp, os.O_WRONLY | os.O_TMPFILE, 0o600)
+        else:
+            fd = os.open(f"{self._tmp}/{name}", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         try:
             view = memoryview(data)
             while view:
@@ -368,11 +382,11 @@ class MaildirSender:
             return SendError(f"cannot write to the outbox Maildir: {exc}")
         return None
 
-    def _link(self, names: list[str]) -> list[str]:
-        """Each written file into new/ (a link, so a copy delivered before is never
-        replaced), then out of tmp/; returns the names that could not be moved."""
+    def _link(self, written: list[tuple[int, str]]) -> list[str]:
+        """Each file written under its name into new/ (a link, so a copy delivered before
+        is never replaced), then out of tmp/; returns the names that could not be moved."""
         failed = []
-        for name in names:
+        for _fd, name in written:
             tmp = f"{self._tmp}/{name}"
             try:
                 _link_or_move(tmp, f"{self._new}/{name}")
@@ -383,6 +397,27 @@ class MaildirSender:
                 continue
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(tmp)
+        return failed
+
+    def _link_open(self, written: list[tuple[int, str]]) -> list[str]:
+        """Each nameless file linked into new/ under its name, from its open descriptor (a
+        link never replaces a copy delivered before); returns the names that failed. new/
+        is opened for each batch: a folder the GM moved or made anew is found again."""
+        try:
+            new = os.open(self._new, os.O_RDONLY | os.O_DIRECTORY)
+        except OSError:
+            return [name for _fd, name in written]
+        failed = []
+        try:
+            for fd, name in written:
+                try:
+                    os.link(f"/proc/self/fd/{fd}", name, dst_dir_fd=new)  # linkat, following
+                except FileExistsError:
+                    pass  # delivered before, and not yet marked sent
+                except OSError:
+                    failed.append(name)
+        finally:
+            os.close(new)
         return failed
 
     def _discard(self, names: Iterable[str]) -> None:
@@ -419,6 +454,37 @@ class MaildirSender:
 def _file_name(key: str) -> str:
     """The unique part of a mail's file name, the same whenever the same mail is written."""
     return "gm-" + hashlib.sha256(key.encode("utf-8", "surrogateescape")).hexdigest()[:32]
+
+
+# What a system or file system without nameless files (or without naming them from /proc)
+# answers; any other error (a full disk) says nothing about it, so it is tried again later
+_NO_NAMELESS = frozenset(
+    {errno.EOPNOTSUPP, errno.EISDIR, errno.EINVAL, errno.ENOENT, errno.EXDEV, errno.EPERM}
+)
+
+
+def _nameless_files_work(folder: str) -> bool | None:
+    """Whether a file can be written nameless in ``folder`` (``O_TMPFILE``: Linux, and a
+    file system that has it) and then be given a name (``linkat`` of ``/proc/self/fd/N``:
+    ``/proc`` mounted, hard links allowed); None when that cannot be told now. Tried with
+    an empty file, named and removed again."""
+    if not hasattr(os, "O_TMPFILE"):
+        return False
+    probe = f".nameless-{os.getpid()}-{os.urandom(4).hex()}"
+    try:
+        fd = os.open(folder, os.O_WRONLY | os.O_TMPFILE, 0o600)
+        try:
+            there = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+            try:
+                os.link(f"/proc/self/fd/{fd}", probe, dst_dir_fd=there)
+                os.unlink(probe, dir_fd=there)
+            finally:
+                os.close(there)
+        finally:
+            os.close(fd)
+    except OSError as exc:
+        return False if exc.errno in _NO_NAMELESS else None
+    return True
 
 
 def _sync_each(fds: Sequence[int]) -> None:
