@@ -257,13 +257,18 @@ def _running(setup: Setup, spy: Path | None) -> Timing:
         time.sleep(1.0)  # the pass that wrote the welcomes is over; the daemon waits
         recorder = _record(spy, process.pid) if spy else None
         cpu, main = _cpu_of(process.pid), _cpu_of(process.pid, process.pid)
+        ran, queued = _schedstat(process.pid)
         start = time.perf_counter()
         _drop(setup)
         _wait_for(setup.outbox, setup.welcomes + len(setup.message_ids), process)
+        wall = time.perf_counter() - start
+        ran_after, queued_after = _schedstat(process.pid)
         timing = Timing(
-            time.perf_counter() - start,
+            wall,
             _cpu_of(process.pid) - cpu,
             main=_cpu_of(process.pid, process.pid) - main,  # the main thread's id is the pid
+            queued=queued_after - queued,
+            asleep=wall - (ran_after - ran) - (queued_after - queued),
         )
         if recorder:
             recorder.send_signal(signal.SIGINT)
