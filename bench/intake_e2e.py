@@ -27,6 +27,15 @@ what is measured is the acknowledgement path), are written beforehand into the i
   cost a player) and the exit after the last one (the close), from the files' modification
   times against the wall clock at the start.
 
+For the running daemon it also prints its main thread's share of the burst (Linux's
+/proc): its CPU seconds, the seconds it was runnable but waited for a CPU (``queued``: the
+machine's other work) and the rest of the wall time, when it slept (``asleep``: waiting for
+the drop to be noticed, for the inbox's or sender's threads, for the interpreter lock).
+Before the rounds it prints what creating a file in its temp folder costs right now (µs per
+file over 300 files, removed again) and the folder's file system: on an ext4 without a
+journal that cost goes from ~20 to 150–350 µs for a minute or more after many files were
+deleted (by the last bench or test run), and the daemon makes a file per acknowledgement.
+
 After each, every dropped mail must have exactly one acknowledgement file (``In-Reply-To``)
 and the database ``--mails`` sent ``accepted`` mails; anything else stops the bench.
 ``--py-spy FILE`` records the running daemon during the first round's burst with py-spy
