@@ -14,6 +14,7 @@ import errno
 import hashlib
 import os
 import time
+import weakref
 from collections import deque
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -210,6 +211,8 @@ class _Arrivals:
 
     def __init__(self, folder: str) -> None:
         self._fd = _watch(folder, self._MASK)
+        # an inbox dropped without close() (a test, a failed start) must not keep it open
+        self._release = None if self._fd is None else weakref.finalize(self, os.close, self._fd)
 
     def clear(self) -> None:
         """Drop the events queued so far: the caller lists the folder next."""
@@ -241,9 +244,9 @@ class _Arrivals:
         self.clear()
 
     def close(self) -> None:
-        if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
+        if self._release is not None:
+            self._release()  # closes the descriptor, once
+        self._fd = None
 
 
 def _watch(folder: str, mask: int) -> int | None:
