@@ -27,6 +27,15 @@ what is measured is the acknowledgement path), are written beforehand into the i
   cost a player) and the exit after the last one (the close), from the files' modification
   times against the wall clock at the start.
 
+For the running daemon it also prints its main thread's share of the burst (Linux's
+/proc): its CPU seconds, the seconds it was runnable but waited for a CPU (``queued``: the
+machine's other work) and the rest of the wall time, when it slept (``asleep``: waiting for
+the drop to be noticed, for the inbox's or sender's threads, for the interpreter lock).
+Before the rounds it prints what creating a file in its temp folder costs right now (µs per
+file over 300 files, removed again) and the folder's file system: on an ext4 without a
+journal that cost goes from ~20 to 150–350 µs for a minute or more after many files were
+deleted (by the last bench or test run), and the daemon makes a file per acknowledgement.
+
 After each, every dropped mail must have exactly one acknowledgement file (``In-Reply-To``)
 and the database ``--mails`` sent ``accepted`` mails; anything else stops the bench.
 ``--py-spy FILE`` records the running daemon during the first round's burst with py-spy
@@ -223,16 +232,30 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
 class Timing:
     wall: float
     cpu: float  # the daemon's own (user + system), all its threads
+    main: float | None = None  # the running daemon's main thread alone (its event loop)
+    # the main thread's seconds runnable but not run (the machine's other work), and asleep
+    # (waiting for its threads, the interpreter lock, a file: the daemon's own waits)
+    queued: float | None = None
+    asleep: float | None = None
     # run --once: seconds from the start to the first new file in the outbox, and from the
     # last one to the exit (the files' modification times; None when it wrote none)
     first: float | None = None
     after_last: float | None = None
 
 
-def _cpu_of(pid: int) -> float:
-    """CPU seconds a running process has used (Linux: /proc/PID/stat, in clock ticks)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+def _cpu_of(pid: int, thread: int | None = None) -> float:
+    """CPU seconds a running process (or one of its threads: /proc/PID/task/TID) has used
+    (Linux: its stat file, in clock ticks)."""
+    stat = f"/proc/{pid}/stat" if thread is None else f"/proc/{pid}/task/{thread}/stat"
+    fields = Path(stat).read_text().rpartition(")")[2].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _schedstat(pid: int) -> tuple[float, float]:
+    """Seconds the main thread (its id is the pid) has run and has waited to run while
+    runnable (Linux: /proc/PID/task/TID/schedstat, in nanoseconds)."""
+    ran, queued, _slices = Path(f"/proc/{pid}/task/{pid}/schedstat").read_text().split()
+    return int(ran) / 1e9, int(queued) / 1e9
 
 
 def _running(setup: Setup, spy: Path | None) -> Timing:
@@ -242,11 +265,20 @@ def _running(setup: Setup, spy: Path | None) -> Timing:
         _wait_for(setup.outbox, setup.welcomes, process)
         time.sleep(1.0)  # the pass that wrote the welcomes is over; the daemon waits
         recorder = _record(spy, process.pid) if spy else None
-        cpu = _cpu_of(process.pid)
+        cpu, main = _cpu_of(process.pid), _cpu_of(process.pid, process.pid)
+        ran, queued = _schedstat(process.pid)
         start = time.perf_counter()
         _drop(setup)
         _wait_for(setup.outbox, setup.welcomes + len(setup.message_ids), process)
-        timing = Timing(time.perf_counter() - start, _cpu_of(process.pid) - cpu)
+        wall = time.perf_counter() - start
+        ran_after, queued_after = _schedstat(process.pid)
+        timing = Timing(
+            wall,
+            _cpu_of(process.pid) - cpu,
+            main=_cpu_of(process.pid, process.pid) - main,  # the main thread's id is the pid
+            queued=queued_after - queued,
+            asleep=wall - (ran_after - ran) - (queued_after - queued),
+        )
         if recorder:
             recorder.send_signal(signal.SIGINT)
             recorder.wait(timeout=60)
@@ -284,7 +316,46 @@ def _run_once(setup: Setup) -> Timing:
     if not written:
         return Timing(wall, usage.ru_utime + usage.ru_stime)
     ended = started + wall
-    return Timing(wall, usage.ru_utime + usage.ru_stime, written[0] - started, ended - written[-1])
+    return Timing(
+        wall,
+        usage.ru_utime + usage.ru_stime,
+        first=written[0] - started,
+        after_last=ended - written[-1],
+    )
+
+
+def _file_cost(folder: Path, files: int = 300) -> float:
+    """Microseconds to create (and write and close) a small file in a new folder under
+    ``folder`` right now, each of ``files``; they are removed again. On an ext4 without a
+    journal (this VM's root) a new file costs ~20 µs, but 150–350 µs for a minute or more
+    after many files were deleted (the inode allocator skips the recently freed ones one by
+    one): the daemon writes a file per acknowledgement, so this is printed beside its
+    figures."""
+    probe = Path(tempfile.mkdtemp(prefix="probe-", dir=folder))
+    try:
+        start = time.perf_counter()
+        for number in range(files):
+            fd = os.open(probe / f"f{number}", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            os.write(fd, b"x" * 1000)
+            os.close(fd)
+        return (time.perf_counter() - start) / files * 1e6
+    finally:
+        for name in os.listdir(probe):
+            os.unlink(probe / name)
+        probe.rmdir()
+
+
+def _file_system(folder: Path) -> str:
+    """The type of the file system ``folder`` is on (the longest mount point above it)."""
+    best, kind = "", "unknown"
+    with open("/proc/self/mounts", encoding="utf-8") as mounts:
+        for line in mounts:
+            fields = line.split()
+            point = fields[1].replace("\\040", " ")
+            inside = str(folder).startswith(point.rstrip("/") + "/") or str(folder) == point
+            if inside and len(point) >= len(best):
+                best, kind = point, fields[2]
+    return kind
 
 
 def _ms(seconds: float | None) -> str:
@@ -304,7 +375,7 @@ def _record(out: Path, pid: int) -> subprocess.Popen[bytes]:
             "-f",
             "raw",
             "-r",
-            "250",
+            "1000",
             "--threads",
             "--idle",
         ],
@@ -362,6 +433,11 @@ def main() -> None:
     moments: dict[str, list[float]] = collections.defaultdict(list)
     print(f"load average before: {os.getloadavg()[0]:.2f}")
     with tempfile.TemporaryDirectory(prefix="gm-bench-e2e-") as name:
+        print(
+            f"creating a file in {name} ({_file_system(Path(name))}): "
+            f"{_file_cost(Path(name)):.0f} µs (300 files, removed again)",
+            flush=True,
+        )
         for round_ in range(args.rounds):
             running = _prepare(Path(name) / f"run{round_}", n, args.games, args.players)
             once_setup = _prepare(Path(name) / f"once{round_}", n, args.games, args.players)
@@ -375,6 +451,7 @@ def main() -> None:
                 "baseline": n / base,
                 "daemon": n / daemon.wall,
                 "daemon, per CPU second": n / daemon.cpu,
+                "daemon, per main-thread CPU s": n / max(daemon.main or 0.0, 1e-9),
                 "once": n / once.wall,
                 "once, per CPU second": n / once.cpu,
                 "once without start-up": n / max(once.wall - empty.wall, 1e-9),
@@ -387,7 +464,9 @@ def main() -> None:
                 moments["once: exit after last ack"].append(once.after_last)
             print(
                 f"round {round_ + 1}: baseline {n / base:5.0f}/s | running daemon "
-                f"{n / daemon.wall:5.0f}/s ({daemon.wall:.3f} s, CPU {daemon.cpu:.2f} s) | "
+                f"{n / daemon.wall:5.0f}/s ({daemon.wall:.3f} s, CPU {daemon.cpu:.2f} s; main "
+                f"thread: CPU {daemon.main:.2f} s, queued {daemon.queued:.3f} s, asleep "
+                f"{daemon.asleep:.3f} s) | "
                 f"run --once {n / once.wall:5.0f}/s ({once.wall:.3f} s, CPU {once.cpu:.2f} s; "
                 f"empty {empty.wall:.3f} s, CPU {empty.cpu:.2f} s; first ack after "
                 f"{_ms(once.first)}, exit {_ms(once.after_last)} after the last) | load {load:.2f}",
@@ -396,7 +475,7 @@ def main() -> None:
     print(f"\n{n} mails, {args.games} games of {args.players} seats, {args.rounds} rounds:")
     for label, values in rates.items():
         print(
-            f"  {label:<24} {min(values):6.0f}–{max(values):6.0f}/s"
+            f"  {label:<29} {min(values):6.0f}–{max(values):6.0f}/s"
             f" (median {statistics.median(values):.0f})"
         )
     for label, values in moments.items():

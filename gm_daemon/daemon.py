@@ -227,26 +227,46 @@ class Daemon:
         done, before the next is fetched, so the first replies of a burst are in the outbox
         (and on their way, see ``SendingMeanwhile``) while the rest of it is still on the
         server; the first reply of a pass has left before anything more is read
-        (``SendingMeanwhile.first_out``). Returns the number of mails stored."""
+        (``SendingMeanwhile.first_out``). From the second chunk on, the next one is read
+        while this one is answered (``_mark_and_read_on``). Returns the number of mails
+        stored."""
         stored, taken, step = 0, set[str](), 0
+        ahead: Sequence[RawMail] | None = None  # the next chunk, read while answering
         while True:
             size = CHUNKS[min(step, len(CHUNKS) - 1)]
-            fetched = await self.inbox.fetch(limit=size)
+            fetched = ahead if ahead is not None else await self.inbox.fetch(limit=size)
             stored += self._store_all(fetched)  # stored first: only then marked done
             keys = [raw.key for raw in fetched]
+            last = len(fetched) < size or taken.issuperset(keys)  # or no progress
             # the first chunk is marked after its reply left: that exchange is what the
             # player waits for, and the marking round trip would share the servers with it
-            marking = asyncio.ensure_future(self.inbox.done_all(keys)) if step else None
+            marking = None
+            if step:
+                following = None if last else CHUNKS[min(step + 1, len(CHUNKS) - 1)]
+                marking = asyncio.ensure_future(self._mark_and_read_on(keys, following))
             try:
                 await self._process_pending()
                 if not step and self._sending is not None:
                     await self._sending.first_out()
             finally:
-                await (marking or self.inbox.done_all(keys))
-            if len(fetched) < size or taken.issuperset(keys):  # the last chunk, or no progress
+                if marking is None:
+                    await self.inbox.done_all(keys)
+                else:
+                    ahead = await marking
+            if last:
                 return stored
             taken.update(keys)
             step += 1
+
+    async def _mark_and_read_on(
+        self, keys: list[str], size: int | None
+    ) -> Sequence[RawMail] | None:
+        """Mark a stored chunk done, then fetch the next (``size`` mails; None: none), while
+        the main thread answers the chunk: the inbox's file or network work runs beside
+        intake's instead of between its chunks, where intake waited for it. Marked before
+        the next is read, as before, so a fetch never sees a chunk again that was taken."""
+        await self.inbox.done_all(keys)
+        return None if size is None else await self.inbox.fetch(limit=size)
 
     async def _process_pending(
         self, sending: SendingMeanwhile | None = None, between: Pause | None = None

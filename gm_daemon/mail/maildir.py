@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import hashlib
 import os
 import time
+import weakref
 from collections import deque
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -57,8 +59,9 @@ class MaildirInbox:
         self._root = os.fspath(path)
         self._poll_interval = poll_interval
         self._seen_new: set[str] = set()
-        self._waiting: deque[tuple[str, str]] = deque()  # listed, not yet fetched
+        self._waiting: deque[tuple[str, str, int]] = deque()  # listed, not yet fetched
         self._found_at: dict[str, str] = {}  # unique name → file, of mails fetched
+        self._arrivals: _Arrivals | None = None  # made by the first wait()
 
     async def fetch(self, limit: int | None = None) -> Sequence[RawMail]:
         return await asyncio.to_thread(self._fetch, limit)
@@ -71,16 +74,16 @@ class MaildirInbox:
             self._found_at = {}
         found: list[RawMail] = []
         while self._waiting and (limit is None or len(found) < limit):
-            key, path = self._waiting.popleft()
-            mail = self._read(path, key)
+            key, path, size = self._waiting.popleft()
+            mail = self._read(path, key, size)
             if mail is not None:  # else moved by someone else since the listing
                 found.append(mail)
                 self._found_at[key] = path
         return found
 
-    def _list(self) -> list[tuple[str, str]]:
-        """Every unseen mail in new/ and cur/, in delivery order."""
-        waiting: list[tuple[float, str, str]] = []
+    def _list(self) -> list[tuple[str, str, int]]:
+        """Every unseen mail in new/ and cur/ with its size, in delivery order."""
+        waiting: list[tuple[float, str, str, int]] = []
         new = self._names("new")
         self._seen_new = set(new)
         for sub, names in (("new", new), ("cur", self._names("cur"))):
@@ -90,10 +93,11 @@ class MaildirInbox:
                     continue
                 path = f"{self._root}/{sub}/{name}"
                 try:
-                    waiting.append((os.stat(path).st_mtime, key, path))
+                    found = os.stat(path)
                 except FileNotFoundError:
                     continue  # moved by someone else in between
-        return [(key, path) for _mtime, key, path in sorted(waiting)]
+                waiting.append((found.st_mtime, key, path, found.st_size))
+        return [(key, path, size) for _mtime, key, path, size in sorted(waiting)]
 
     def _names(self, sub: str) -> list[str]:
         try:
@@ -102,13 +106,24 @@ class MaildirInbox:
             return []
 
     @staticmethod
-    def _read(path: str, key: str) -> RawMail | None:
-        """The mail, or None when the file vanished meanwhile."""
+    def _read(path: str, key: str, size: int) -> RawMail | None:
+        """The mail, or None when the file vanished meanwhile. Read in one call of the
+        listed ``size`` (and one more that finds the end), not as ``open().read()`` reads
+        it, which asks the file's size and position again: each system call of this thread
+        lets go of the interpreter, which intake's thread then waits to have back."""
         try:
-            with open(path, "rb", buffering=0) as file:
-                return RawMail(key=_PREFIX + key, data=file.read())
+            fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
         except FileNotFoundError:
             return None
+        try:
+            parts = []
+            want = size + 1  # a file that grew since the listing is read to its end
+            while part := os.read(fd, want):
+                parts.append(part)
+                want = 1 << 16
+        finally:
+            os.close(fd)
+        return RawMail(key=_PREFIX + key, data=b"".join(parts))
 
     async def done(self, key: str) -> None:
         await asyncio.to_thread(self._done_all, [key])
@@ -157,20 +172,99 @@ class MaildirInbox:
         """Poll new/ until a file appears that the last fetch() did not see, or timeout.
         Files that were fetched but not yet done do not wake us, so a message the daemon
         could not store does not turn this into a busy loop. Polled often (``poll_interval``,
-        50 ms): a listing of the empty new/ of an idle daemon costs microseconds, and a mail
-        dropped in waits for it. The next pass lists the folders afresh."""
+        50 ms): a listing of the empty new/ of an idle daemon costs microseconds. Where the
+        kernel tells of new files (Linux's inotify, ``_Arrivals``), a file moved or written
+        into new/ ends the pause at once: a mail dropped in waits for no poll (half the
+        interval on average, the whole of it at worst); the polling stays for file systems
+        that tell nothing (NFS). The next pass lists the folders afresh."""
         self._waiting.clear()
         deadline = time.monotonic() + timeout
+        if self._arrivals is None:
+            self._arrivals = _Arrivals(f"{self._root}/new")
+        arrivals = self._arrivals
+        arrivals.clear()  # before the listing: whatever comes after it wakes the pause
         while True:
             if not set(self._names("new")) <= self._seen_new:
                 return
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return
-            await asyncio.sleep(min(self._poll_interval, remaining))
+            await arrivals.pause(min(self._poll_interval, remaining))
 
     async def close(self) -> None:
-        """Nothing to release: every operation opens and closes its own files."""
+        """Only the watch on new/ to release: every operation opens and closes its own
+        files."""
+        if self._arrivals is not None:
+            self._arrivals.close()
+            self._arrivals = None
+
+
+class _Arrivals:
+    """Linux's inotify on one folder, to end a pause as soon as a file is created in it or
+    moved into it. Where it cannot be had (another system, the watches or instances used
+    up) a pause is a sleep, as before. Called through ctypes with the process's own C
+    library: two calls and a readable descriptor are all that is needed (a wrapper package
+    would find the library by running ``ldconfig`` and decode every event into objects,
+    while these events are only read to be dropped)."""
+
+    _MASK = 0x100 | 0x80  # IN_CREATE | IN_MOVED_TO
+
+    def __init__(self, folder: str) -> None:
+        self._fd = _watch(folder, self._MASK)
+        # an inbox dropped without close() (a test, a failed start) must not keep it open
+        self._release = None if self._fd is None else weakref.finalize(self, os.close, self._fd)
+
+    def clear(self) -> None:
+        """Drop the events queued so far: the caller lists the folder next."""
+        if self._fd is None:
+            return
+        with contextlib.suppress(BlockingIOError):
+            while os.read(self._fd, 65536):
+                pass
+
+    async def pause(self, seconds: float) -> None:
+        """Sleep ``seconds``, or less when a file arrived (since the last ``clear``)."""
+        if self._fd is None:
+            await asyncio.sleep(seconds)
+            return
+        loop = asyncio.get_running_loop()
+        woken = loop.create_future()
+
+        def wake() -> None:
+            if not woken.done():
+                woken.set_result(None)
+
+        loop.add_reader(self._fd, wake)
+        timer = loop.call_later(seconds, wake)
+        try:
+            await woken
+        finally:
+            timer.cancel()
+            loop.remove_reader(self._fd)
+        self.clear()
+
+    def close(self) -> None:
+        if self._release is not None:
+            self._release()  # closes the descriptor, once
+        self._fd = None
+
+
+def _watch(folder: str, mask: int) -> int | None:
+    """A non-blocking inotify descriptor watching ``folder`` for ``mask``, or None."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        init, add = libc.inotify_init1, libc.inotify_add_watch
+    except (ImportError, OSError, AttributeError):  # no ctypes, no inotify: not Linux
+        return None
+    fd = init(os.O_NONBLOCK | os.O_CLOEXEC)
+    if fd < 0:
+        return None
+    if add(fd, os.fsencode(folder), ctypes.c_uint32(mask)) < 0:
+        os.close(fd)
+        return None
+    return fd
 
 
 class MaildirSender:
@@ -183,7 +277,13 @@ class MaildirSender:
     the file system commits them as one group, instead of one wait per file), then linked
     into new/. A file is named after its key (``gm-`` and a digest of the Message-ID), so
     a batch written again after a crash finds its files already there and writes no second
-    copy, and ``delivered`` finds them in new/ or cur/ (a reader moves what it read)."""
+    copy, and ``delivered`` finds them in new/ or cur/ (a reader moves what it read).
+
+    Where the system has them (Linux: ``O_TMPFILE``, ``/proc`` for ``linkat``), the files
+    are written nameless in tmp/ and linked into new/ from their open descriptor: no name
+    made and removed again in tmp/ (two system calls and two changes of that folder less
+    per mail), and a crash leaves no half-written file behind. Elsewhere they are named in
+    tmp/ as ``mailbox.Maildir`` does it."""
 
     SYNC_THREADS = 8
 
@@ -196,6 +296,7 @@ class MaildirSender:
         self._new = os.path.join(os.fspath(path), "new")
         self._syncing: ThreadPoolExecutor | None = None
         self._single: mailbox.Maildir | None = None  # see _maildir
+        self._nameless: bool | None = None  # files written nameless: found out once
 
     async def send(self, message: bytes, sender: str, recipients: Sequence[str]) -> None:
         """The stored bytes as they are, but with Unix line ends, as Maildir files have."""
@@ -221,8 +322,10 @@ class MaildirSender:
         return await asyncio.to_thread(self._send_all, mails)
 
     def _send_all(self, mails: Sequence[Outgoing]) -> list[SendError | None]:
+        if self._nameless is None:
+            self._nameless = _nameless_files_work(self._tmp)  # None: named, asked again
         results: list[SendError | None] = []
-        written: list[tuple[int, str]] = []  # (open file, name) in tmp/
+        written: list[tuple[int, str]] = []  # (open file, name) in tmp/, or nameless there
         try:
             for mail in mails:
                 if not mail.recipients:
@@ -236,23 +339,27 @@ class MaildirSender:
                     break
                 results.append(None)
             failed = self._flush([fd for fd, _ in written])
+            if failed is not None:  # nothing of the batch is delivered: every file is retried
+                if not self._nameless:
+                    self._discard(name for _, name in written)
+                return [result or failed for result in results]
+            link = self._link_open if self._nameless else self._link
+            for name in link(written):
+                results[_index_of(mails, name)] = SendError("cannot move a written mail to new/")
+            return results
         finally:
             for fd, _ in written:
                 os.close(fd)
-        if failed is not None:  # nothing of the batch is delivered: every file is retried
-            self._discard(name for _, name in written)
-            return [result or failed for result in results]
-        for name in self._link([name for _, name in written]):
-            results[_index_of(mails, name)] = SendError("cannot move a written mail to new/")
-        return results
 
     def _write(self, mail: Outgoing, name: str) -> int:
-        """The mail in tmp/ under its ``name`` (a copy left there by a crash is
+        """The mail in tmp/, nameless or under its ``name`` (a copy left there by a crash is
         overwritten); returns the open file, not yet flushed to the disk."""
         data = self._envelope(mail.sender, mail.recipients)
         data += mail.message.replace(b"\r\n", b"\n")
-        path = f"{self._tmp}/{name}"
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        if self._nameless:
+            fd = os.open(self._tmp, os.O_WRONLY | os.O_TMPFILE, 0o600)
+        else:
+            fd = os.open(f"{self._tmp}/{name}", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         try:
             view = memoryview(data)
             while view:
@@ -278,11 +385,11 @@ class MaildirSender:
             return SendError(f"cannot write to the outbox Maildir: {exc}")
         return None
 
-    def _link(self, names: list[str]) -> list[str]:
-        """Each written file into new/ (a link, so a copy delivered before is never
-        replaced), then out of tmp/; returns the names that could not be moved."""
+    def _link(self, written: list[tuple[int, str]]) -> list[str]:
+        """Each file written under its name into new/ (a link, so a copy delivered before
+        is never replaced), then out of tmp/; returns the names that could not be moved."""
         failed = []
-        for name in names:
+        for _fd, name in written:
             tmp = f"{self._tmp}/{name}"
             try:
                 _link_or_move(tmp, f"{self._new}/{name}")
@@ -293,6 +400,27 @@ class MaildirSender:
                 continue
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(tmp)
+        return failed
+
+    def _link_open(self, written: list[tuple[int, str]]) -> list[str]:
+        """Each nameless file linked into new/ under its name, from its open descriptor (a
+        link never replaces a copy delivered before); returns the names that failed. new/
+        is opened for each batch: a folder the GM moved or made anew is found again."""
+        try:
+            new = os.open(self._new, os.O_RDONLY | os.O_DIRECTORY)
+        except OSError:
+            return [name for _fd, name in written]
+        failed = []
+        try:
+            for fd, name in written:
+                try:
+                    os.link(f"/proc/self/fd/{fd}", name, dst_dir_fd=new)  # linkat, following
+                except FileExistsError:
+                    pass  # delivered before, and not yet marked sent
+                except OSError:
+                    failed.append(name)
+        finally:
+            os.close(new)
         return failed
 
     def _discard(self, names: Iterable[str]) -> None:
@@ -329,6 +457,37 @@ class MaildirSender:
 def _file_name(key: str) -> str:
     """The unique part of a mail's file name, the same whenever the same mail is written."""
     return "gm-" + hashlib.sha256(key.encode("utf-8", "surrogateescape")).hexdigest()[:32]
+
+
+# What a system or file system without nameless files (or without naming them from /proc)
+# answers; any other error (a full disk) says nothing about it, so it is tried again later
+_NO_NAMELESS = frozenset(
+    {errno.EOPNOTSUPP, errno.EISDIR, errno.EINVAL, errno.ENOENT, errno.EXDEV, errno.EPERM}
+)
+
+
+def _nameless_files_work(folder: str) -> bool | None:
+    """Whether a file can be written nameless in ``folder`` (``O_TMPFILE``: Linux, and a
+    file system that has it) and then be given a name (``linkat`` of ``/proc/self/fd/N``:
+    ``/proc`` mounted, hard links allowed); None when that cannot be told now. Tried with
+    an empty file, named and removed again."""
+    if not hasattr(os, "O_TMPFILE"):
+        return False
+    probe = f".nameless-{os.getpid()}-{os.urandom(4).hex()}"
+    try:
+        fd = os.open(folder, os.O_WRONLY | os.O_TMPFILE, 0o600)
+        try:
+            there = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+            try:
+                os.link(f"/proc/self/fd/{fd}", probe, dst_dir_fd=there)
+                os.unlink(probe, dir_fd=there)
+            finally:
+                os.close(there)
+        finally:
+            os.close(fd)
+    except OSError as exc:
+        return False if exc.errno in _NO_NAMELESS else None
+    return True
 
 
 def _sync_each(fds: Sequence[int]) -> None:

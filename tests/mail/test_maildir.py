@@ -7,12 +7,15 @@ import email
 import email.policy
 import mailbox
 import os
+import sys
+import tempfile
 import time
 from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
 
+from gm_daemon.mail import maildir
 from gm_daemon.mail.maildir import MaildirInbox, MaildirSender
 from gm_daemon.mail.transport import Outgoing, SendError
 
@@ -100,6 +103,35 @@ def test_wait_returns_on_new_mail_and_ignores_fetched_ones(tmp_path: Path) -> No
     assert woken < 1
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="inotify is Linux's")
+@pytest.mark.parametrize("how", ["moved", "written"])
+def test_wait_wakes_when_a_file_arrives_without_waiting_for_the_poll(
+    tmp_path: Path, how: str
+) -> None:
+    """The poll is an hour here: only the kernel's word on the new file can end the wait
+    (moved into new/ as an MTA delivers, or written there directly); one that came before
+    the wait began is found by its first look."""
+    inbox = MaildirInbox(tmp_path, poll_interval=3600)
+    _deliver(tmp_path, "Subject: old\n\nx\n")
+
+    def arrive() -> None:
+        if how == "moved":
+            _deliver(tmp_path, "Subject: new\n\ny\n")
+        else:
+            (tmp_path / "new" / "direct.host").write_bytes(b"Subject: new\n\ny\n")
+
+    async def scenario() -> None:
+        await inbox.fetch()
+        await inbox.wait(0)  # the watch is set up; nothing new
+        asyncio.get_running_loop().call_later(0.05, arrive)
+        await asyncio.wait_for(inbox.wait(3600), 60)
+        arrive()  # between two waits: the next one returns at its first look
+        await asyncio.wait_for(inbox.wait(3600), 60)
+        await inbox.close()
+
+    asyncio.run(scenario())
+
+
 def test_done_all_marks_many_at_once_and_leaves_the_rest(tmp_path: Path) -> None:
     k1 = _deliver(tmp_path, "Subject: a\n\nA\n")
     k2 = _deliver(tmp_path, "Subject: b\n\nB\n", subdir="cur", flags="R")
@@ -153,7 +185,18 @@ def _outgoing(key: str, to: str = "egon@example.org") -> Outgoing:
     return Outgoing(key, body.encode(), "gm@gm.test", [to])
 
 
-def test_send_all_writes_each_mail_under_a_name_its_key_gives(tmp_path: Path) -> None:
+@pytest.fixture(params=["nameless", "named"])
+def files(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """A batch's files written nameless in tmp/ (Linux's O_TMPFILE, linked in from the open
+    file), or named there as where the system has no such files: both ways deliver alike."""
+    if request.param == "named":
+        monkeypatch.setattr(maildir, "_nameless_files_work", lambda folder: False)
+    elif not maildir._nameless_files_work(tempfile.gettempdir()):
+        pytest.skip("no O_TMPFILE here")
+    return str(request.param)
+
+
+def test_send_all_writes_each_mail_under_a_name_its_key_gives(tmp_path: Path, files: str) -> None:
     sender = MaildirSender(tmp_path)
     mails = [_outgoing("<a@gm.test>"), _outgoing("<b@gm.test>", "anna@example.org")]
 
@@ -173,7 +216,9 @@ def test_send_all_writes_each_mail_under_a_name_its_key_gives(tmp_path: Path) ->
     assert not list((tmp_path / "tmp").iterdir())
 
 
-def test_a_batch_sent_again_after_a_crash_is_recognised_not_written_twice(tmp_path: Path) -> None:
+def test_a_batch_sent_again_after_a_crash_is_recognised_not_written_twice(
+    tmp_path: Path, files: str
+) -> None:
     """The crash came after the files were delivered and before the outbox's commit. At the
     start the outbox asks which were delivered (one of them read by a mail client meanwhile,
     so in cur/); a mail handed over again finds its file and is not written twice."""
@@ -192,7 +237,9 @@ def test_a_batch_sent_again_after_a_crash_is_recognised_not_written_twice(tmp_pa
     assert not list((tmp_path / "tmp").iterdir())
 
 
-def test_send_all_refuses_a_mail_without_recipients_and_delivers_the_rest(tmp_path: Path) -> None:
+def test_send_all_refuses_a_mail_without_recipients_and_delivers_the_rest(
+    tmp_path: Path, files: str
+) -> None:
     sender = MaildirSender(tmp_path)
     nobody = Outgoing("<x@gm.test>", b"Subject: x\r\n\r\nx\r\n", "gm@gm.test", [])
     results = asyncio.run(sender.send_all([nobody, _outgoing("<a@gm.test>")]))
