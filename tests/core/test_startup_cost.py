@@ -92,6 +92,7 @@ def test_run_once_with_an_order_reads_it(
     status, modules = _loaded("run", "--once", "--config", str(config))
     assert status == 0
     assert {"gm_daemon.intake", "gm_daemon.games.highnoon.syntax"} <= modules
+    assert "html.parser" not in modules  # a plain-text mail: no HTML to render
     grammar = {"lark", "gm_daemon.games.highnoon.by_grammar"}
     assert modules & grammar == (grammar if lark else set())
     replies = [p.read_text() for p in (tmp_path / "outbox" / "new").iterdir()]

@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gm_daemon.games.protocol import Line
+from gm_daemon.mail.html_text import html_to_text
 from gm_daemon.mail.message import (
     decode_bytes,
     decode_words,
-    html_to_text,
     order_lines,
     parse_incoming,
     unflow,
