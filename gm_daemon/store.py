@@ -205,20 +205,23 @@ RECENT_KEPT = 256
 _RUNNING = "NOT finished AND NOT paused AND held IS NULL AND waiting IS NULL AND preview_of IS NULL"
 
 
-# The last moment ``iso`` wrote, as (whole seconds since the epoch, text): a mail stores
-# several moments of one second (received, answered, its orders), each written alike.
-_last_iso: tuple[int, str] = (0, "1970-01-01T00:00:00+00:00")
+# The moments ``iso`` wrote lately, by whole seconds since the epoch: a mail stores several
+# moments of one second (received, answered, its orders) and asks for its sender's mail since
+# an hour before; with one moment kept, the two took turns and each missed. A few seconds
+# are kept, forgotten all at once when full.
+_iso_texts: dict[int, str] = {}
+ISO_KEPT = 16
 
 
 def iso(moment: datetime) -> str:
     """The moment in UTC to the second, as the database keeps every moment."""
-    global _last_iso
     second = math.floor(moment.timestamp())
-    last = _last_iso
-    if last[0] == second:
-        return last[1]
-    text = moment.astimezone(UTC).isoformat(timespec="seconds")
-    _last_iso = (second, text)  # one object: a thread reading it sees a pair that belongs
+    text = _iso_texts.get(second)
+    if text is None:
+        text = moment.astimezone(UTC).isoformat(timespec="seconds")
+        if len(_iso_texts) >= ISO_KEPT:
+            _iso_texts.clear()  # another thread's text lost at worst: written again
+        _iso_texts[second] = text
     return text
 
 
