@@ -976,10 +976,15 @@ class Store:
         at: datetime,
         inbox_id: int | None,
     ) -> None:
+        """A seat's orders, replacing those on file: changed in place (an upsert) rather than
+        deleted and inserted again (``INSERT OR REPLACE``), which wrote both the table and
+        its key twice. Nothing reads orders in the order of their rowid."""
         text = json.dumps(orders)
         self._orders_write(
-            "INSERT OR REPLACE INTO orders(game_id, phase, seat, orders, submitted_at, inbox_id)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO orders(game_id, phase, seat, orders, submitted_at, inbox_id)"
+            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(game_id, phase, seat) DO UPDATE SET"
+            " orders = excluded.orders, submitted_at = excluded.submitted_at,"
+            " inbox_id = excluded.inbox_id",
             (game_id, phase, seat, text, iso(at), inbox_id),
             ((game_id, phase, seat), text),
         )
