@@ -85,7 +85,7 @@ CREATE TABLE IF NOT EXISTS phases (
     PRIMARY KEY (game_id, phase)
 );
 CREATE TABLE IF NOT EXISTS inbox (
-    id INTEGER PRIMARY KEY,
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
     key TEXT NOT NULL UNIQUE,
     message_id TEXT,
     sender TEXT,
@@ -100,7 +100,7 @@ CREATE INDEX IF NOT EXISTS inbox_status ON inbox(status);
 CREATE INDEX IF NOT EXISTS inbox_message_id ON inbox(message_id);
 CREATE INDEX IF NOT EXISTS inbox_sender ON inbox(sender, received_at);
 CREATE TABLE IF NOT EXISTS outbox (
-    id INTEGER PRIMARY KEY,
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
     created_at TEXT NOT NULL,
     game_id TEXT,
     purpose TEXT NOT NULL,
@@ -275,55 +275,10 @@ def _v3_to_v4(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX IF NOT EXISTS absences_game ON absences(game_id, last_day)")
 
 
-# Schema 5's ``inbox`` and ``outbox``: as before, with a plain ``INTEGER PRIMARY KEY`` (frozen).
-_V5_MAIL_TABLES = {
-    "inbox": (
-        "CREATE TABLE inbox_v5 (id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE,"
-        " message_id TEXT, sender TEXT, content TEXT, received_at TEXT NOT NULL,"
-        " raw BLOB NOT NULL, status TEXT NOT NULL DEFAULT 'new', verdict TEXT,"
-        " processed_at TEXT)",
-        "id, key, message_id, sender, content, received_at, raw, status, verdict, processed_at",
-        (
-            "CREATE INDEX inbox_status ON inbox(status)",
-            "CREATE INDEX inbox_message_id ON inbox(message_id)",
-            "CREATE INDEX inbox_sender ON inbox(sender, received_at)",
-        ),
-    ),
-    "outbox": (
-        "CREATE TABLE outbox_v5 (id INTEGER PRIMARY KEY, created_at TEXT NOT NULL,"
-        " game_id TEXT, purpose TEXT NOT NULL, recipient TEXT NOT NULL,"
-        " message_id TEXT NOT NULL UNIQUE, message BLOB NOT NULL,"
-        " status TEXT NOT NULL DEFAULT 'pending', attempts INTEGER NOT NULL DEFAULT 0,"
-        " next_attempt_at TEXT NOT NULL, last_error TEXT, sent_at TEXT)",
-        "id, created_at, game_id, purpose, recipient, message_id, message, status, attempts,"
-        " next_attempt_at, last_error, sent_at",
-        (
-            "CREATE INDEX outbox_due ON outbox(status, next_attempt_at)",
-            "CREATE INDEX outbox_recipient ON outbox(recipient, purpose, created_at)",
-        ),
-    ),
-}
-
-
-def _v4_to_v5(db: sqlite3.Connection) -> None:
-    """``inbox`` and ``outbox`` without AUTOINCREMENT: it made every row written (a mail in,
-    a reply queued) also read and write its table's ``sqlite_sequence`` row. Neither table
-    ever deletes a row (pruning empties bodies), so SQLite's next id, one past the largest,
-    rises as before and no id comes back. SQLite cannot drop the keyword from a table: each
-    is copied into a new one, ids kept, and the indexes built again."""
-    for table, (create, columns, indexes) in _V5_MAIL_TABLES.items():
-        db.execute(create)
-        db.execute(f"INSERT INTO {table}_v5 ({columns}) SELECT {columns} FROM {table}")
-        db.execute(f"DROP TABLE {table}")
-        db.execute(f"ALTER TABLE {table}_v5 RENAME TO {table}")
-        for statement in indexes:
-            db.execute(statement)
-
-
 # MIGRATIONS[n - 1] takes a database from version n to n + 1. A step is never changed once
 # released (databases in the field went through it); a schema change is a new step at the
 # end, together with the same change in ``_SCHEMA``.
-MIGRATIONS: list[Migration] = [_v1_to_v2, _v2_to_v3, _v3_to_v4, _v4_to_v5]
+MIGRATIONS: list[Migration] = [_v1_to_v2, _v2_to_v3, _v3_to_v4]
 SCHEMA_VERSION = len(MIGRATIONS) + 1
 
 

@@ -140,16 +140,11 @@ def test_the_release_database_is_migrated_in_place_after_a_backup(tmp_path: Path
     Store(database).close()
     (backup,) = tmp_path.glob("*.bak")
     assert re.fullmatch(r"gm\.sqlite\.v1-\d{8}T\d{6}Z\.bak", backup.name), backup.name
-    assert version(database) == SCHEMA_VERSION == 5
+    assert version(database) == SCHEMA_VERSION == 4
     assert version(backup) == 0 and dump(backup) == before  # the old database, row for row
     assert query(backup, "PRAGMA journal_mode") == [("delete",)]  # one file, no -wal beside
     after = dump(database)
     assert after.pop("absences") == []  # step 3 → 4: a table of its own, empty
-    # step 4 → 5: inbox and outbox count their ids without ``sqlite_sequence``
-    assert {name for name, _ in before["sqlite_sequence"]} >= {"inbox", "outbox"}
-    assert after.pop("sqlite_sequence") == [
-        r for r in before.pop("sqlite_sequence") if r[0] not in ("inbox", "outbox")
-    ]
     assert ("schema_version", "2") in before["meta"]
     assert after.pop("meta") == [r for r in before.pop("meta") if r[0] != "schema_version"]
     for table in SCHEMA_3_TABLES:  # step 2 → 3: the record of rollbacks, empty
@@ -158,18 +153,11 @@ def test_the_release_database_is_migrated_in_place_after_a_backup(tmp_path: Path
     after["games"] = [r[:-1] for r in after["games"]]
     assert after == before  # no game, order, phase or mail touched
     assert schema(database) == schema(fresh(tmp_path))
-    assert counted_by_sequence(database) == counted_by_sequence(fresh(tmp_path / "again"))
     Store(database).close()
     assert len(list(tmp_path.glob("*.bak"))) == 1 and not list(tmp_path.glob("*.part"))
 
 
 SCHEMA_3_TABLES = ("rollbacks", "void_phases", "void_orders")
-
-
-def counted_by_sequence(path: Path) -> set[str]:
-    """The tables declared with AUTOINCREMENT (which ``schema`` does not see)."""
-    rows = query(path, "SELECT name, sql FROM sqlite_master WHERE type = 'table'")
-    return {name for name, sql in rows if "AUTOINCREMENT" in sql.upper()}
 
 
 def fresh(tmp_path: Path) -> Path:
@@ -377,47 +365,3 @@ def test_a_game_of_the_release_rolls_back_to_its_first_phase(tmp_path: Path, gam
     assert [state] == before and h.phase(game) == 1
     assert query(h.database, "SELECT COUNT(*) FROM phases WHERE game_id = ?", game) == [(0,)]
     assert len(h.run()) == len(query(h.database, "SELECT 1 FROM players WHERE game_id = ?", game))
-
-
-# --- step 4 → 5: inbox and outbox without AUTOINCREMENT ----------------------------------------
-def schema_4(tmp_path: Path) -> Path:
-    """The release's database taken to schema 4 by the first three steps: its inbox and
-    outbox declared with AUTOINCREMENT, mail in both, some sent, some pending."""
-    path = tmp_path / "gm.sqlite"
-    shutil.copy(RELEASE, path)
-    with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as db:
-        for step in store.MIGRATIONS[:3]:
-            step(db)
-        db.execute("PRAGMA user_version = 4")
-    assert counted_by_sequence(path) >= {"inbox", "outbox"}
-    return path
-
-
-@pytest.mark.parametrize("table", ["inbox", "outbox"])
-def test_step_4_to_5_keeps_every_mail_row_under_its_id(tmp_path: Path, table: str) -> None:
-    path = schema_4(tmp_path)
-    before = dump(path)
-    assert before[table], "the release's database has rows to keep"
-    Store(path).close()
-    assert version(path) == SCHEMA_VERSION
-    assert table not in counted_by_sequence(path)
-    assert dump(path)[table] == before[table]
-    assert schema(path) == schema(fresh(tmp_path / "other"))
-    assert len(list(tmp_path.glob("gm.sqlite.v4-*.bak"))) == 1
-
-
-def test_after_step_4_to_5_new_mail_is_numbered_after_the_largest_id(tmp_path: Path) -> None:
-    """SQLite's next id without AUTOINCREMENT is one past the largest; as no row of either
-    table is ever deleted, ids still rise and none comes back (the rate limit and the
-    sender's recognition of delivered mail rely on that)."""
-    path = schema_4(tmp_path)
-    (last_in,) = query(path, "SELECT max(id) FROM inbox")[0]
-    (last_out,) = query(path, "SELECT max(id) FROM outbox")[0]
-    with contextlib.closing(Store(path)) as migrated:
-        at = LAST_RUN + timedelta(minutes=1)
-        assert migrated.store_incoming("new-1", "<m1@x.test>", "anna@players.test", b"m", at)
-        migrated.enqueue(None, "notice", "anna@players.test", "<n1@gm.test>", b"n", at)
-        migrated.enqueue(None, "notice", "bert@players.test", "<n2@gm.test>", b"n", at)
-        due = [(r.id, r.message_id) for r in migrated.due_mail(at, limit=1000)]
-    assert query(path, "SELECT id FROM inbox WHERE key = 'new-1'") == [(last_in + 1,)]
-    assert due[-2:] == [(last_out + 1, "<n1@gm.test>"), (last_out + 2, "<n2@gm.test>")]
