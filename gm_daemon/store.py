@@ -20,8 +20,7 @@ import math
 import sqlite3
 from bisect import bisect_left, bisect_right
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from functools import cached_property
@@ -206,20 +205,23 @@ RECENT_KEPT = 256
 _RUNNING = "NOT finished AND NOT paused AND held IS NULL AND waiting IS NULL AND preview_of IS NULL"
 
 
-# The last moment ``iso`` wrote, as (whole seconds since the epoch, text): a mail stores
-# several moments of one second (received, answered, its orders), each written alike.
-_last_iso: tuple[int, str] = (0, "1970-01-01T00:00:00+00:00")
+# The moments ``iso`` wrote lately, by whole seconds since the epoch: a mail stores several
+# moments of one second (received, answered, its orders) and asks for its sender's mail since
+# an hour before; with one moment kept, the two took turns and each missed. A few seconds
+# are kept, forgotten all at once when full.
+_iso_texts: dict[int, str] = {}
+ISO_KEPT = 16
 
 
 def iso(moment: datetime) -> str:
     """The moment in UTC to the second, as the database keeps every moment."""
-    global _last_iso
     second = math.floor(moment.timestamp())
-    last = _last_iso
-    if last[0] == second:
-        return last[1]
-    text = moment.astimezone(UTC).isoformat(timespec="seconds")
-    _last_iso = (second, text)  # one object: a thread reading it sees a pair that belongs
+    text = _iso_texts.get(second)
+    if text is None:
+        text = moment.astimezone(UTC).isoformat(timespec="seconds")
+        if len(_iso_texts) >= ISO_KEPT:
+            _iso_texts.clear()  # another thread's text lost at worst: written again
+        _iso_texts[second] = text
     return text
 
 
@@ -543,58 +545,21 @@ class Store:
         for it. Passive: never waits for a reader (the CLI), skips what it cannot do."""
         self.db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
 
-    @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
+    def transaction(self) -> _Transaction:
         """BEGIN IMMEDIATE: writers queue up, so two resolvers of one phase cannot interleave.
-        Inside ``group`` a savepoint: undone alone when it fails, committed with the group."""
-        if self._grouped:
-            yield from self._savepoint()
-            return
-        self._begin()
-        try:
-            yield self.db
-        except BaseException:
-            self._abandon()
-            raise
-        self._commit()
+        Inside ``group`` a savepoint: undone alone when it fails, committed with the group.
+        A small class rather than a generator (``contextmanager``): entered for every mail,
+        the generator's machinery cost more than the savepoint's Python."""
+        return _Transaction(self)
 
-    def _savepoint(self) -> Iterator[sqlite3.Connection]:
-        self.db.execute("SAVEPOINT step")
-        try:
-            yield self.db
-        except BaseException:
-            self._forget_rows()  # they may have been read after a change now undone
-            if self.db.in_transaction:
-                self.db.execute("ROLLBACK TO step")
-                self.db.execute("RELEASE step")
-            raise
-        self.db.execute("RELEASE step")
-
-    @contextmanager
-    def group(self) -> Iterator[None]:
+    def group(self) -> _Group:
         """Several transactions committed as one (a commit per mail was ~10 % of intake, and
         each wrote the same pages to the log again): every ``transaction`` inside is a
         savepoint, which fails alone as a transaction would, and whatever succeeded is
         committed at the end, also when an exception ends the group early. Nothing may wait
         inside (no ``await``): the sender shares the connection and must see only what is
         committed."""
-        if self._grouped:  # already in one: the outer group commits
-            yield
-            return
-        self._begin()
-        self._grouped = True
-        try:
-            yield
-        finally:
-            self._grouped = False
-            if self.db.in_transaction:
-                try:
-                    self._commit()
-                except BaseException:
-                    self._abandon()
-                    raise
-            else:  # SQLite rolls back by itself on some errors (full)
-                self._forget_rows()
+        return _Group(self)
 
     def _begin(self) -> None:
         self.db.execute("BEGIN IMMEDIATE")
@@ -966,10 +931,15 @@ class Store:
         at: datetime,
         inbox_id: int | None,
     ) -> None:
+        """A seat's orders, replacing those on file: changed in place (an upsert) rather than
+        deleted and inserted again (``INSERT OR REPLACE``), which wrote both the table and
+        its key twice. Nothing reads orders in the order of their rowid."""
         text = json.dumps(orders)
         self._orders_write(
-            "INSERT OR REPLACE INTO orders(game_id, phase, seat, orders, submitted_at, inbox_id)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO orders(game_id, phase, seat, orders, submitted_at, inbox_id)"
+            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(game_id, phase, seat) DO UPDATE SET"
+            " orders = excluded.orders, submitted_at = excluded.submitted_at,"
+            " inbox_id = excluded.inbox_id",
             (game_id, phase, seat, text, iso(at), inbox_id),
             ((game_id, phase, seat), text),
         )
@@ -1357,3 +1327,71 @@ def refused_while_paused(store: Store, sender: str, since: datetime) -> int:
 
 def _iso_or_none(moment: datetime | None) -> str | None:
     return iso(moment) if moment else None
+
+
+class _Transaction:
+    """``Store.transaction``: a transaction of its own, or a savepoint inside a group (which
+    of the two is decided on entering, as the group may end meanwhile only around it)."""
+
+    __slots__ = ("_step", "_store")
+
+    def __init__(self, store: Store):
+        self._store = store
+        self._step = False
+
+    def __enter__(self) -> sqlite3.Connection:
+        store = self._store
+        if store._grouped:
+            self._step = True
+            store.db.execute("SAVEPOINT step")
+        else:
+            store._begin()
+        return store.db
+
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        store = self._store
+        if kind is None:
+            if self._step:
+                store.db.execute("RELEASE step")
+            else:
+                store._commit()
+        elif self._step:
+            store._forget_rows()  # they may have been read after a change now undone
+            if store.db.in_transaction:
+                store.db.execute("ROLLBACK TO step")
+                store.db.execute("RELEASE step")
+        else:
+            store._abandon()
+
+
+class _Group:
+    """``Store.group``: one transaction around several; inside one already, the outer group
+    commits."""
+
+    __slots__ = ("_outer", "_store")
+
+    def __init__(self, store: Store):
+        self._store = store
+        self._outer = False
+
+    def __enter__(self) -> None:
+        store = self._store
+        if store._grouped:
+            return
+        store._begin()
+        store._grouped = True
+        self._outer = True
+
+    def __exit__(self, *_: object) -> None:
+        if not self._outer:
+            return
+        store = self._store
+        store._grouped = False
+        if store.db.in_transaction:
+            try:
+                store._commit()
+            except BaseException:
+                store._abandon()
+                raise
+        else:  # SQLite rolls back by itself on some errors (full)
+            store._forget_rows()

@@ -225,11 +225,26 @@ MOMENTS = {
 }
 
 
-@pytest.mark.parametrize("order", ["forward", "backward"])
+def _hour_apart(count: int) -> list[datetime]:
+    """A mail's moments as intake asks for them: now, then its sender's hour, in turn."""
+    now = MOMENTS["UTC"]
+    return [now + timedelta(seconds=i // 2) - timedelta(hours=i % 2) for i in range(count)]
+
+
+ISO_ORDERS = {
+    "forward": list(MOMENTS.values()),
+    "backward": list(MOMENTS.values())[::-1],
+    "twice": list(MOMENTS.values()) * 2,
+    "now and an hour before, in turn, past the kept seconds": _hour_apart(4 * store_module.ISO_KEPT)
+    * 2,
+}
+
+
+@pytest.mark.parametrize("order", ISO_ORDERS)
 def test_iso_writes_every_moment_as_utc_to_the_second(order: str) -> None:
-    """``iso`` keeps the last second's text: whatever came before, the text is the moment's."""
-    moments = list(MOMENTS.values())
-    for moment in moments if order == "forward" else moments[::-1]:
+    """``iso`` keeps the texts of the last few seconds: whatever came before (and whatever
+    it kept or forgot), the text is the moment's."""
+    for moment in ISO_ORDERS[order]:
         assert store_module.iso(moment) == moment.astimezone(UTC).isoformat(timespec="seconds")
 
 

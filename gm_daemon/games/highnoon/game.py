@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from types import ModuleType
 from typing import Any, ClassVar
 
 from gm_daemon.games.highnoon import report, rules
@@ -17,7 +18,19 @@ from gm_daemon.games.protocol import Accepted, Lang, Line, Report, Resolution, S
 
 # The order reader (``orders``, ``syntax``: Lark and the grammar) is imported on first use:
 # ``run --once`` on an empty inbox, ``status`` and most commands never read an order, and
-# the service imports it at start through ``warm_up``.
+# the service imports it at start through ``warm_up``. Kept here once imported: an import
+# statement in every call went through the import machinery again (``_handle_fromlist``) for
+# each of a mail's three calls.
+_order_reading: ModuleType | None = None
+
+
+def _reading() -> ModuleType:
+    global _order_reading
+    if _order_reading is None:
+        from gm_daemon.games.highnoon import orders
+
+        _order_reading = orders
+    return _order_reading
 
 
 class HighNoon(RoundGame[Options, State, Orders]):
@@ -79,23 +92,17 @@ class HighNoon(RoundGame[Options, State, Orders]):
         lang: Lang,
         on_file: Orders | None = None,
     ) -> Accepted[Orders]:
-        from gm_daemon.games.highnoon import orders as order_reading
-
-        return order_reading.read_orders(lines, state, seat, lang)
+        return _reading().read_orders(lines, state, seat, lang)
 
     def passes_over(self, text: str, state: State, seat: str) -> bool:
-        from gm_daemon.games.highnoon import orders as order_reading
-
-        return order_reading.passes_over(text, state, seat)
+        return _reading().passes_over(text, state, seat)
 
     def default_orders(self, state: State, seat: str) -> Orders:
         """HN-9: no shots in any duel, no challenges."""
         return Orders()
 
     def describe_orders(self, state: State, seat: str, orders: Orders, lang: Lang) -> str:
-        from gm_daemon.games.highnoon import orders as order_reading
-
-        return order_reading.describe_orders(state, seat, orders, lang)
+        return _reading().describe_orders(state, seat, orders, lang)
 
     def example(self, state: State, seat: str, lang: Lang) -> str:
         return example_orders(state, seat, lang)
