@@ -408,14 +408,18 @@ def _summary(out: Path, top: int = 25) -> None:
         print(f"  {100 * n / samples:5.1f} %  {frame}")
 
 
-def set_up_arguments(doc: str, rounds: int, tree: str) -> argparse.ArgumentParser:
-    """The options every bench on this set-up shares (``answer.py`` and ``reading.py``
-    use it too): the mails, the games and seats, the rounds, another checkout's code."""
+def set_up_arguments(
+    doc: str, rounds: int | None, tree: str, *, mails: int = 1000
+) -> argparse.ArgumentParser:
+    """The options every bench on this set-up shares (``answer.py``, ``reading.py`` and
+    ``startup_steps.py`` use it too): the mails, the games and seats, the rounds (none for a
+    bench that counts instead of timing), another checkout's code."""
     parser = argparse.ArgumentParser(description=doc.splitlines()[0])
-    parser.add_argument("--mails", type=int, default=1000)
+    parser.add_argument("--mails", type=int, default=mails)
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--players", type=int, default=8)
-    parser.add_argument("--rounds", type=int, default=rounds)
+    if rounds is not None:
+        parser.add_argument("--rounds", type=int, default=rounds)
     parser.add_argument("--tree", type=Path, help=tree)
     return parser
 

@@ -20,7 +20,6 @@ them stops the bench.
 
 from __future__ import annotations
 
-import argparse
 import os
 import re
 import shutil
@@ -30,7 +29,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from intake_e2e import _config, _order
+from intake_e2e import _config, _order, set_up_arguments
 from startup import _argv, _time
 
 # Run as ``python -P -c PROBE run --once --config …``: each ``step`` ends one step.
@@ -50,7 +49,7 @@ from pydantic.plugin._loader import get_plugins; get_plugins()
 step("pydantic's scan of the installed distributions for plugins")
 import gm_daemon.games.protocol; step("gm_daemon.games.protocol")
 import gm_daemon.config; step("config.py: its models built")
-import gm_daemon.mail.message; step("mail.message (email.policy, html.parser, compose)")
+import gm_daemon.mail.message; step("mail.message (email.policy, compose, smime)")
 import gm_daemon.store, gm_daemon.referee, gm_daemon.daemon as daemon
 step("store, referee (absences, phrase catalogues, mailer), daemon")
 import gm_daemon.games.highnoon.game; step("High Noon's package (state models, phrases)")
@@ -125,11 +124,7 @@ def _total(dump: Path) -> int:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--mails", type=int, default=1)
-    parser.add_argument("--games", type=int, default=20)
-    parser.add_argument("--players", type=int, default=8)
-    parser.add_argument("--tree", type=Path, help="also count this checkout's code")
+    parser = set_up_arguments(__doc__, None, "also count this checkout's code", mails=1)
     args = parser.parse_args()
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is needed (apt-get install valgrind)")
