@@ -72,6 +72,21 @@ def _drop_one(folder: Path, number: int, games: int, players: int) -> None:
     os.rename(folder / "in" / "tmp" / name, folder / "in" / "new" / name)
 
 
+def _trees(tree: Path | None) -> dict[str, Path | None]:
+    """This checkout's code, and ``--tree``'s when given (``startup_steps.py`` too)."""
+    return {"this": None} | ({"tree": tree.resolve()} if tree else {})
+
+
+def _set_up(folder: Path, games: int, players: int) -> Path:
+    """A grammar cache of the run's own, the config and an empty inbox; returns the config."""
+    os.environ["XDG_CACHE_HOME"] = str(folder / "cache")
+    os.environ.pop("CACHE_DIRECTORY", None)
+    config = _config(folder, games, players)
+    for sub in ("new", "cur", "tmp"):
+        (folder / "in" / sub).mkdir(parents=True)
+    return config
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=10)
@@ -79,16 +94,10 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=8)
     parser.add_argument("--tree", type=Path, help="also run this checkout's code, alternating")
     args = parser.parse_args()
-    trees: dict[str, Path | None] = {"this": None}
-    if args.tree:
-        trees["tree"] = args.tree.resolve()
+    trees = _trees(args.tree)
     with tempfile.TemporaryDirectory(prefix="gm-bench-startup-") as name:
         folder = Path(name)
-        os.environ["XDG_CACHE_HOME"] = str(folder / "cache")
-        os.environ.pop("CACHE_DIRECTORY", None)
-        config = _config(folder, args.games, args.players)
-        for sub in ("new", "cur", "tmp"):
-            (folder / "in" / sub).mkdir(parents=True)
+        config = _set_up(folder, args.games, args.players)
         for tree in trees.values():  # database, games, welcomes, byte code, grammar cache
             _time(*_argv(tree, ["run", "--once", "--config", str(config)]))
         timings: dict[tuple[str, str], list[tuple[float, float]]] = {}

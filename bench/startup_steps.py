@@ -29,8 +29,8 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from intake_e2e import _config, _order, set_up_arguments
-from startup import _argv, _time
+from intake_e2e import _order, set_up_arguments
+from startup import _argv, _set_up, _time, _trees
 
 # Run as ``python -P -c PROBE run --once --config …``: each ``step`` ends one step.
 PROBE = """
@@ -128,17 +128,11 @@ def main() -> None:
     args = parser.parse_args()
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is needed (apt-get install valgrind)")
-    trees: dict[str, Path | None] = {"this": None}
-    if args.tree:
-        trees["tree"] = args.tree.resolve()
+    trees = _trees(args.tree)
     columns: dict[str, list[tuple[str, int]]] = {}
     with tempfile.TemporaryDirectory(prefix="gm-bench-steps-") as name:
         folder = Path(name)
-        os.environ["XDG_CACHE_HOME"] = str(folder / "cache")
-        os.environ.pop("CACHE_DIRECTORY", None)
-        config = _config(folder, args.games, args.players)
-        for sub in ("new", "cur", "tmp"):
-            (folder / "in" / sub).mkdir(parents=True)
+        config = _set_up(folder, args.games, args.players)
         dropped = 0
         for tree in trees.values():  # database, games, welcomes, byte code, grammar cache
             _time(*_argv(tree, ["run", "--once", "--config", str(config)]))
