@@ -509,7 +509,7 @@ def _game_status(referee: Referee, store: Store, game_id: str) -> dict[str, Any]
         "overdue": bool(
             row.deadline_at and row.deadline_at <= utc_now() and not (row.paused or row.finished)
         ),
-        "paused": row.paused,
+        "paused": row.paused and not row.finished,  # a game over is not paused (older rows)
         "finished": row.finished,
         "held": row.held,
         "waiting_for_gm": row.waiting,

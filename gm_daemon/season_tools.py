@@ -263,7 +263,9 @@ class SeasonTools:
         referee.store.finish_game(row.id)
         after = replace(
             loaded,
-            row=replace(row, finished=True, deadline_at=None, remind_at=None, preview_of=None),
+            row=replace(
+                row, finished=True, paused=False, deadline_at=None, remind_at=None, preview_of=None
+            ),
         )
         referee.mailer.to_everyone(
             after,
