@@ -1033,6 +1033,16 @@ class Store:
             "SELECT * FROM phases WHERE game_id = ? AND phase = ?", (game_id, phase)
         ).fetchone()
 
+    def state_after_phase_before(self, game_id: str, phase: int) -> str | None:
+        """The state the last phase resolved before ``phase`` left (the state ``phase``
+        began with); None when ``phase`` is the game's first."""
+        row = self.db.execute(
+            "SELECT state_after FROM phases WHERE game_id = ? AND phase < ?"
+            " ORDER BY phase DESC LIMIT 1",
+            (game_id, phase),
+        ).fetchone()
+        return None if row is None else str(row[0])
+
     # --- inbox -------------------------------------------------------------------------
     def store_incoming(
         self,
