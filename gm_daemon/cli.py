@@ -509,7 +509,7 @@ def _game_status(referee: Referee, store: Store, game_id: str) -> dict[str, Any]
         "overdue": bool(
             row.deadline_at and row.deadline_at <= utc_now() and not (row.paused or row.finished)
         ),
-        "paused": row.paused,
+        "paused": row.paused and not row.finished,  # a game over is not paused (older rows)
         "finished": row.finished,
         "held": row.held,
         "waiting_for_gm": row.waiting,
@@ -813,7 +813,7 @@ def _parse(options: argparse.Namespace) -> int:
     from gm_daemon.games.protocol import OrdersRejected
     from gm_daemon.intake import read_envelope
     from gm_daemon.mail.message import order_lines
-    from gm_daemon.texts import problems_text, warnings_text
+    from gm_daemon.texts import refusal_text, warnings_text
 
     _, _, referee = _open(options)
     loaded = referee.load(options.game)
@@ -830,7 +830,7 @@ def _parse(options: argparse.Namespace) -> int:
     try:
         accepted = loaded.engine.read_orders(lines, loaded.state, player.seat, loaded.lang)
     except OrdersRejected as rejected:
-        print(problems_text(rejected.problems, loaded.lang))
+        print(refusal_text(rejected.problems, rejected.warnings, loaded.lang))
         return 1
     print(loaded.engine.describe_orders(loaded.state, player.seat, accepted.orders, loaded.lang))
     print(warnings_text(accepted.warnings, loaded.lang), end="")

@@ -252,9 +252,11 @@ def _wrap(game_command: GameCommand[Any]) -> Command:
             body = f"{exc}\n\n{phrase(loaded.lang, 'command_usage')} {usage}"
             return Answer("command-refused", services.notice(mail, "command_refused_subject", body))
         body = with_private(report, player.seat)
+        word = (_wrapped.names.get(loaded.lang) or _wrapped.names["en"])[0]
+        what = report.subject or f"{word} {args}".strip()  # an engine's own, else the request
         return Answer(
             "command",
-            services.notice(mail, "command_subject", body),
+            services.notice(mail, "command_subject", body, title=loaded.title, what=what),
             attachments(report, player.seat),
         )
 

@@ -109,6 +109,6 @@ class Services:
     def config(self) -> Config:
         return self.referee.config
 
-    def notice(self, mail: Mail, subject_key: str, body: str) -> Text:
+    def notice(self, mail: Mail, subject_key: str, body: str, **subject: str) -> Text:
         """A short answer to the sender of ``mail``, in his language (his own, else the game's)."""
-        return self.mailer.notice_text(mail.game.lang, mail.sender, subject_key, body)
+        return self.mailer.notice_text(mail.game.lang, mail.sender, subject_key, body, **subject)

@@ -30,7 +30,7 @@ from gm_daemon.mail.message import Incoming, order_lines, parse_incoming
 from gm_daemon.mailer import Reply
 from gm_daemon.referee import Referee
 from gm_daemon.store import InboxRow, PlayerRow, Store
-from gm_daemon.texts import phrase, problems_text, render, warnings_text, with_warnings
+from gm_daemon.texts import phrase, refusal_text, render, warnings_text, with_warnings
 
 log = logging.getLogger(__name__)
 
@@ -135,8 +135,7 @@ class Intake:
                 game_id=loaded.id,
                 name=player.name,
                 phase_label=loaded.label(),
-                problems=problems_text(rejected.problems, lang)
-                + warnings_text(rejected.warnings, lang).rstrip(),
+                problems=refusal_text(rejected.problems, rejected.warnings, lang),
                 in_force=self._in_force(loaded, player, on_file),
                 deadline=self.referee.deadline_text(loaded),
             )

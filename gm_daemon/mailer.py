@@ -80,19 +80,23 @@ class Mailer:
 
     # --- short notices -------------------------------------------------------------------
     @staticmethod
-    def notice_text(lang: str, player: PlayerRow, subject_key: str, body: str) -> Text:
-        """ "[game] subject", a greeting and ``body``."""
-        return Mailer.notice_to(lang, player.game_id, player.name, subject_key, body)
+    def notice_text(
+        lang: str, player: PlayerRow, subject_key: str, body: str, **subject: str
+    ) -> Text:
+        """ "[game] subject", a greeting and ``body``; ``subject`` fills the subject's fields."""
+        return Mailer.notice_to(lang, player.game_id, player.name, subject_key, body, **subject)
 
     @staticmethod
-    def notice_to(lang: str, game_id: str, name: str, subject_key: str, body: str) -> Text:
+    def notice_to(
+        lang: str, game_id: str, name: str, subject_key: str, body: str, **subject: str
+    ) -> Text:
         """A notice to anyone of a game by name: a player, or an observer (no seat)."""
         return render(
             lang,
             "notice",
             game_id=game_id,
             name=name,
-            subject=phrase(lang, subject_key),
+            subject=phrase(lang, subject_key, **subject),
             text=body,
         )
 

@@ -411,13 +411,20 @@ class Referee:
         )
         return replace(loaded, row=row)
 
-    def start_game(self, config: GameConfig) -> None:
+    @staticmethod
+    def first_state(config: GameConfig, seed: str) -> BaseModel:
+        """The state a game starts from: the seed's, so a rollback to the first phase can
+        compute it again."""
         engine = find_game(config.kind)
         seats = [Seat(p.seat_id(), p.name) for p in config.players]
-        seed = config.seed or new_seed()
         options = config.parsed_options()
         state = engine.start(options, seats, phase_rng(seed, 0, "start"))
-        state = take_options(engine, state, options)
+        return take_options(engine, state, options)
+
+    def start_game(self, config: GameConfig) -> None:
+        engine = find_game(config.kind)
+        seed = config.seed or new_seed()
+        state = self.first_state(config, seed)
         now = self._start_moment(config, engine, state)
         waiting = waiting_for(engine, state, config.language)
         deadline, remind_at = (
@@ -449,7 +456,7 @@ class Referee:
             self._welcome_observers(loaded)
             if waiting:
                 self.gm_notices.waiting(loaded, waiting)
-        log.info("game %s started (%s, %d players)", config.id, config.kind, len(seats))
+        log.info("game %s started (%s, %d players)", config.id, config.kind, len(config.players))
 
     def _start_moment(self, config: GameConfig, engine: AnyGame, state: BaseModel) -> datetime:
         """The configured start, so the first deadline counts from it; now when there is

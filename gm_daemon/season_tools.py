@@ -152,9 +152,9 @@ class SeasonTools:
                     f"{game_id} has no resolved phase {to_phase} to go back to (now: phase "
                     f"{loaded.row.phase}; gm-daemon status shows it)"
                 )
-            state = json.loads(record["state_before"])
+            state, undone = self._state_to_go_back_to(loaded, record)
             referee.store.roll_back(game_id, to_phase, state, referee.clock(), reason, drop_orders)
-            self._forget_leaving(loaded, to_phase)
+            self._forget_leaving(loaded, to_phase, including=undone)
             forget_reminders(referee.store, game_id)
             back = referee.load(game_id)
             assert back is not None
@@ -229,14 +229,35 @@ class SeasonTools:
         self._tell_each(after, "player_left", intro, reason, skip=answered, left=seat)
         return after
 
-    def _forget_leaving(self, loaded: Loaded, to_phase: int) -> None:
+    def _state_to_go_back_to(self, loaded: Loaded, record: Any) -> tuple[Any, bool]:
+        """The state the phase is stored with, and whether leaving in it is undone too. A
+        phase that a player's leaving ended stored the state after it, in which nobody owes
+        orders: going back to that phase gives the phase as it began (the state the phase
+        before it left, or the game's start), with the player back and his orders owed."""
+        state = json.loads(record["state_before"])
+        events = json.loads(record["events"])
+        why = str(events[0].get("why", "")) if record["trigger"] == END_TRIGGER and events else ""
+        if not why.startswith("player_left"):
+            return state, False
+        phase = int(record["phase"])
+        began = self.referee.store.state_after_phase_before(loaded.id, phase)
+        if began is not None:
+            return json.loads(began), True
+        first = self.referee.first_state(loaded.config, loaded.row.seed)
+        return first.model_dump(mode="json"), True
+
+    def _forget_leaving(self, loaded: Loaded, to_phase: int, *, including: bool = False) -> None:
         """Who left after phase ``to_phase`` began is back in the state stored at its start
-        (a leave during that phase is in it): he may leave again."""
+        (a leave during that phase is in it, unless ``including``: the phase as it began):
+        he may leave again."""
         store = self.referee.store
         for player in loaded.players:
             note = f"left:{loaded.id}:{player.seat}"
             left = store.note(note)
-            if left is not None and int(left.split()[0]) > to_phase:
+            if left is None:
+                continue
+            phase = int(left.split()[0])
+            if phase > to_phase or (including and phase == to_phase):
                 store.set_note(note, None)
 
     # --- ending now ------------------------------------------------------------------------
@@ -263,7 +284,9 @@ class SeasonTools:
         referee.store.finish_game(row.id)
         after = replace(
             loaded,
-            row=replace(row, finished=True, deadline_at=None, remind_at=None, preview_of=None),
+            row=replace(
+                row, finished=True, paused=False, deadline_at=None, remind_at=None, preview_of=None
+            ),
         )
         referee.mailer.to_everyone(
             after,

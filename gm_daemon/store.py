@@ -690,11 +690,12 @@ class Store:
         remind_at: datetime | None = None,
     ) -> bool:
         """Move a game on, only if it is still in ``from_phase``: the guard that makes a
-        resolution happen once even when the deadline timer and ``gm-daemon resolve`` race."""
+        resolution happen once even when the deadline timer and ``gm-daemon resolve`` race.
+        A game that ends is no longer paused (the GM resolved it while it was)."""
         cursor = self._games_write(
             "UPDATE games SET state = ?, phase = ?, phase_started_at = ?, deadline_at = ?,"
-            " remind_at = ?, deadline_override = 0, finished = ?, held = NULL"
-            " WHERE id = ? AND phase = ?",
+            " remind_at = ?, deadline_override = 0, finished = ?, paused = paused AND NOT ?,"
+            " held = NULL WHERE id = ? AND phase = ?",
             (
                 state_json,
                 phase,
@@ -702,10 +703,13 @@ class Store:
                 _iso_or_none(deadline),
                 _iso_or_none(remind_at),
                 int(finished),
+                int(finished),
                 game_id,
                 from_phase,
             ),
         )
+        if finished and cursor.rowcount == 1:
+            set_paused_at(self, game_id, None)
         return cursor.rowcount == 1
 
     def set_state(self, game_id: str, state: dict[str, Any]) -> None:
@@ -782,12 +786,14 @@ class Store:
         self._games_write("UPDATE games SET preview_of = ? WHERE id = ?", (phase, game_id))
 
     def finish_game(self, game_id: str) -> None:
-        """A game the GM ends now: no deadline, no reminder, no preview left."""
+        """A game the GM ends now: no deadline, no reminder, no preview left, and no pause
+        (a game that is over is not paused: ``status`` says "finished", ``resume`` refuses)."""
         self._games_write(
-            "UPDATE games SET finished = 1, deadline_at = NULL, remind_at = NULL,"
+            "UPDATE games SET finished = 1, paused = 0, deadline_at = NULL, remind_at = NULL,"
             " preview_of = NULL, held = NULL, waiting = NULL WHERE id = ?",
             (game_id,),
         )
+        set_paused_at(self, game_id, None)
 
     def roll_back(
         self,
@@ -1026,6 +1032,16 @@ class Store:
         return self.db.execute(
             "SELECT * FROM phases WHERE game_id = ? AND phase = ?", (game_id, phase)
         ).fetchone()
+
+    def state_after_phase_before(self, game_id: str, phase: int) -> str | None:
+        """The state the last phase resolved before ``phase`` left (the state ``phase``
+        began with); None when ``phase`` is the game's first."""
+        row = self.db.execute(
+            "SELECT state_after FROM phases WHERE game_id = ? AND phase < ?"
+            " ORDER BY phase DESC LIMIT 1",
+            (game_id, phase),
+        ).fetchone()
+        return None if row is None else str(row[0])
 
     # --- inbox -------------------------------------------------------------------------
     def store_incoming(

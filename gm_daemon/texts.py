@@ -128,6 +128,13 @@ def problems_text(problems: list[Problem], lang: str) -> str:
     return "\n\n".join(blocks)
 
 
+def refusal_text(problems: list[Problem], warnings: list[Problem], lang: str) -> str:
+    """A refusal's problems, then its notes: a block each, with a blank line between, as
+    between the problems' own groups, so "Hinweise:" does not read as one more problem."""
+    notes = warnings_text(warnings, lang).strip("\n")
+    return "\n\n".join(block for block in (problems_text(problems, lang), notes) if block)
+
+
 # A hint this long (a list of all centres, of all spells) is given once; a line with the same
 # fault points back to it instead of repeating it.
 LONG_HINT = 60

@@ -54,7 +54,7 @@ def test_observer_and_player_language_on_every_kind(
     h = DaemonHarness.on_config(path)
     welcome = {m["To"]: m for m in h.run()}
     assert set(welcome) == {p.email for p in game.players} | {OBSERVER}
-    assert "welcome" in welcome[english]["Subject"]
+    assert "Welcome" in welcome[english]["Subject"]
     assert all("Willkommen" in m["Subject"] for a, m in welcome.items() if a != english)
     observer_welcome = h.body(welcome[OBSERVER])
     assert "Beobachter" in observer_welcome and "Code" not in observer_welcome

@@ -179,6 +179,9 @@ class Report:
     private: Mapping[str, str] = field(default_factory=dict)
     attachments: list[Attachment] = field(default_factory=list)
     private_attachments: dict[str, list[Attachment]] = field(default_factory=dict)
+    # What a mail carrying this report alone is about, for its subject (a command's answer:
+    # "Bild von Runde 3: Anna gegen Bert"); the daemon puts the game's id and title before it.
+    subject: str = ""
 
 
 @dataclass

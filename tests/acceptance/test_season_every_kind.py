@@ -134,6 +134,48 @@ def test_rollback_resolves_the_same_again_then_leave_and_end(
     assert ("season-seed" in body) == seed_promised
 
 
+# (kind, lang, phases played first): the first phase too where leaving ends the game
+ENDED_IN = [(kind, lang, 1) for kind in KINDS for lang in ("de", "en")] + [
+    ("highlander", lang, 0) for lang in ("de", "en")
+]
+
+
+@pytest.mark.parametrize(("kind", "lang", "played"), ENDED_IN)
+def test_a_rollback_to_the_phase_the_game_ended_in_owes_its_orders_again(
+    tmp_path: Path, kind: str, lang: str, played: int
+) -> None:
+    """Played: a rollback to the very phase in which Anna's leaving ended a Highlander game
+    gave a game in which nobody owed orders. That phase comes back as it began: Anna is in
+    it again, the same seats owe orders, and she may leave again. A game the GM ended (every
+    other kind: Anna's leaving does not end it) comes back as he ended it."""
+    h = DaemonHarness(tmp_path, games_toml(kind, lang), now=START)
+    h.run()
+    for _ in range(played):
+        play_phase(h, kind, lang)
+    if h.finished("g1"):
+        pytest.skip("the game ended in one phase")
+    phase = h.phase("g1")
+    owed = {p["name"] for p in status(h)["players"] if p["owes_orders"]}
+    assert h.cli("remove-player", "--game", "g1", "--player", NAMES[0])[0] == 0
+    left_ended_it = h.finished("g1")
+    if not left_ended_it:
+        assert h.cli("end", "--game", "g1")[0] == 0
+    h.run()
+    assert h.finished("g1")
+
+    code, out = h.cli("rollback", "--game", "g1", "--to-phase", str(phase))
+    assert code == 0, out
+    h.run()
+    game = status(h)
+    assert (game["finished"], game["phase"]) == (False, phase)
+    owes = {p["name"] for p in game["players"] if p["owes_orders"]}
+    assert owes and owes <= owed
+    if left_ended_it:
+        assert owes == owed  # Anna is back: she owes her orders, and may leave again
+        assert h.cli("remove-player", "--game", "g1", "--player", NAMES[0])[0] == 0
+        assert h.finished("g1")
+
+
 RESIGNING = [("de", "AUFGEBEN", "AUFGEBEN BESTÄTIGT"), ("en", "RESIGN", "RESIGN CONFIRMED")]
 
 

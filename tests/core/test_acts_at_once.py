@@ -19,7 +19,7 @@ def test_a_resolution_by_the_cli_leaves_within_two_seconds(tmp_path):
     async def scenario() -> float:
         daemon = Daemon(h.config_path)
         task = asyncio.create_task(daemon.run())
-        await until(lambda: h.count_sent("welcome") >= 2)
+        await until(lambda: h.count_sent("Welcome") >= 2)
         await asyncio.sleep(0.5)  # the loop is waiting now
         code, out = await asyncio.to_thread(h.cli, "resolve", "--game", "g1")
         assert code == 0, out

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from email.message import EmailMessage
 
+import pytest
+
 from tests.core.test_daemon_flow import GAMES
 from tests.daemon_harness import DaemonHarness
 
@@ -252,3 +254,26 @@ def test_a_damaged_database_is_named_not_dumped_as_a_traceback(tmp_path, capsys)
     assert error.count("\n") == 1, error
     assert f"daemon.database {h.database}: file is not a database" in error
     assert "restore the backup" in error and "Traceback" not in error
+
+
+@pytest.mark.parametrize(
+    "ending",
+    [
+        [["end", "--game", "g1"]],  # the GM ends it while it is paused
+        [["resolve", "--game", "g1"]] * 3,  # he resolves its three rounds while it is paused
+    ],
+)
+def test_a_game_that_ends_while_paused_is_finished_not_paused(tmp_path, capsys, ending):
+    h = started(tmp_path)
+    assert h.cli("pause", "--game", "g1")[0] == 0
+    for command in ending:
+        assert h.cli(*command)[0] == 0
+    h.run()
+    code, out = h.cli("status", "--game", "g1")
+    assert code == 0 and out.splitlines()[0] == "g1 (guess): finished"
+    game = json.loads(h.cli("status", "--game", "g1", "--json")[1])["games"][0]
+    assert (game["finished"], game["paused"]) == (True, False)
+    capsys.readouterr()
+    assert h.cli("resume", "--game", "g1") == (1, "")
+    assert "g1 is finished; there is nothing to pause or resume" in capsys.readouterr().err
+    assert h.run() == []  # nobody told of a resumption

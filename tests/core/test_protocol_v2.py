@@ -86,6 +86,9 @@ def test_a_game_command_answers_with_a_picture(tmp_path):
     assert list(files) == ["h1-bild-bert-baer.png"]  # the game's id in front of every file
     assert files["h1-bild-bert-baer.png"].startswith(b"\x89PNG")
     assert "Bert Bär: 1" in h.body(picture)
+    assert (
+        picture["Subject"] == "[h1] Sow and Reap: PICTURE Bär"
+    )  # the engine gives none: the request
     assert "No player 'zorro'" in h.body(refused) and "PICTURE <name>" in h.body(refused)
 
 

@@ -87,7 +87,7 @@ WORDS = {
     },
     "en": {
         "reminder": "Reminder",
-        "welcome": "welcome",
+        "welcome": "Welcome",
         "results": "results",
         "accepted": "accepted",
         "announcement": "A message from the game master",
@@ -255,7 +255,7 @@ def test_an_observer_in_his_own_language_and_one_added_later(tmp_path) -> None:
     late = OBSERVER.replace("Olga Obacht", "Otto Spät").replace(OLGA, "otto@watch.test")
     h = DaemonHarness(tmp_path, games("de", observers=OBSERVER + 'language = "en"\n'))
     (olga,) = [m for m in h.run() if m["To"] == OLGA]
-    assert "welcome" in olga["Subject"] and "observer" in h.body(olga)
+    assert "Welcome" in olga["Subject"] and "observer" in h.body(olga)
     h.write_config(games("de", observers=OBSERVER + 'language = "en"\n' + late))
     (otto,) = h.run()
     assert otto["To"] == "otto@watch.test" and "Willkommen" in otto["Subject"]
@@ -328,7 +328,7 @@ def test_a_running_daemon_sends_an_announcement_within_a_second(tmp_path) -> Non
     async def scenario() -> float:
         daemon = Daemon(h.config_path)
         task = asyncio.create_task(daemon.run())
-        await until(lambda: h.count_sent("welcome") >= 4)
+        await until(lambda: h.count_sent("Welcome") >= 4)
         await asyncio.sleep(0.5)  # the loop is waiting now
         code, _ = await asyncio.to_thread(h.cli, "announce", "--game", "g1", "--text", "Hi")
         assert code == 0

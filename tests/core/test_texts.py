@@ -18,6 +18,7 @@ from gm_daemon.texts import (
     _tidy,
     _warnings_text,
     problems_text,
+    refusal_text,
     render,
     warnings_text,
     with_warnings,
@@ -112,6 +113,25 @@ def test_a_guess_is_asked_and_a_form_is_given(lang):
     assert "\n  Did you mean SWE?" in text and f"{PHRASES(lang, 'right')}: Did" not in text
     assert f"{PHRASES(lang, 'right')}: A Bel H" in text
     assert guess.fix.applied(guess.source) == "A SWE - Nwy"
+
+
+@pytest.mark.parametrize(
+    ("lang", "refused", "notes"),
+    [("de", "Nicht erlaubt:", "Hinweise:"), ("en", "Not allowed:", "Notes:")],
+)
+def test_a_refusal_sets_its_notes_apart_from_its_problems(lang, refused, notes):
+    """Seen as a player: "Nicht erlaubt" ran straight into "Hinweise:", as if the notes
+    were one more problem; a blank line stands between them as between two groups."""
+    problem = Problem(None, "", ProblemKind.ILLEGAL, "5 shots, P=4", "4 at most")
+    note = Problem(5, "Challenges: Z. Nobody", ProblemKind.ILLEGAL, "void", "You can challenge: A")
+    body = render(lang, "rejected", game_id="g", name="A", phase_label="Runde 1",
+                  problems=refusal_text([problem], [note], lang), in_force="x",
+                  deadline="-").body  # fmt: skip
+    lines = body.splitlines()
+    at = lines.index(notes)
+    assert lines[at - 2 : at] == [f"  {PHRASES(lang, 'right')}: 4 at most", ""]
+    assert lines.index(refused) < at and lines[at + 2 : at + 4] == ["  You can challenge: A", ""]
+    assert refusal_text([problem], [], lang) == problems_text([problem], lang)
 
 
 def test_an_acceptance_with_warnings_says_so_in_its_subject():

@@ -104,8 +104,8 @@ def test_spellings_players_use(text: str, expected: list[list[str]]) -> None:
         ("Hexe 1: B7-B5", "de", ProblemKind.SYNTAX, "B7-B5 ist kein Schritt", "~B5"),
         ("Witch 1: B7-B5", "en", ProblemKind.SYNTAX, "B7-B5 is no step", "~B5"),
         ("Hexe 1: B7 | N0", "de", ProblemKind.SYNTAX, "„N0“ ist kein Schritt", "N3"),
-        ("Hexe 3: B7 | N6", "de", ProblemKind.ILLEGAL, "keine Hexe 3", "von 1 bis 2"),
-        ("Witch 3: B7 | N6", "en", ProblemKind.ILLEGAL, "no witch 3", "from 1 to 2"),
+        ("Hexe 3: B7 | N6", "de", ProblemKind.ILLEGAL, "keine Hexe 3", "Hexen mit 1 und 2"),
+        ("Witch 3: B7 | N6", "en", ProblemKind.ILLEGAL, "no witch 3", "witches 1 and 2"),
         ("Hexe 1: B7 | N+", "de", ProblemKind.SYNTAX, "sie endet zu früh", "+K/+M/+I"),
     ],
 )
@@ -117,6 +117,59 @@ def test_unreadable_lines_reject_the_mail_with_a_hint(
     (problem,) = caught.value.problems
     assert (problem.line, problem.source, problem.kind) == (1, text, kind)
     assert message in problem.message and hint in problem.hint
+
+
+@pytest.mark.parametrize(
+    ("witches", "lang", "message", "hint"),
+    [
+        (
+            1,
+            "de",
+            "Auf diesem Brett gibt es nur Hexe 1, keine Hexe 4.",
+            "Schreiben Sie „Hexe 1: …“.",
+        ),
+        (1, "en", "This board has only witch 1, no witch 4.", 'Write "Witch 1: ...".'),
+        (
+            2,
+            "de",
+            "Auf diesem Brett gibt es nur die Hexen 1 und 2, keine Hexe 4.",
+            "Nummerieren Sie Ihre Hexen mit 1 und 2.",
+        ),
+        (
+            2,
+            "en",
+            "This board has only witches 1 and 2, no witch 4.",
+            "Number your witches 1 and 2.",
+        ),
+        (
+            3,
+            "de",
+            "Auf diesem Brett gibt es nur die Hexen 1 bis 3, keine Hexe 4.",
+            "Nummerieren Sie Ihre Hexen von 1 bis 3.",
+        ),
+        (
+            3,
+            "en",
+            "This board has only witches 1 to 3, no witch 4.",
+            "Number your witches from 1 to 3.",
+        ),
+    ],
+)
+def test_a_witch_the_board_lacks_is_named_with_the_numbers_it_has(
+    witches: int, lang: str, message: str, hint: str
+) -> None:
+    """ "nur die Hexen 1 bis 2" read wrong: two witches are "1 und 2", a range from three on."""
+    board = (
+        (CONFIG_BOARDS / "kreuz.txt").read_text(encoding="utf-8")
+        if witches == 3
+        else board_text("h1", {"witches": str(witches)})
+    )
+    state = new_state(["anna", "bert"], [board])
+    word = "Hexe" if lang == "de" else "Witch"
+    with pytest.raises(OrdersRejected) as caught:
+        GAME.read_orders(mail_lines(f"{word} 4: B7 | N6"), state, "anna", lang)
+    (problem,) = caught.value.problems
+    assert (problem.kind, problem.message, problem.hint) == (ProblemKind.ILLEGAL, message, hint)
 
 
 def test_every_problem_of_a_mail_at_once() -> None:

@@ -81,6 +81,8 @@ def test_two_rounds_second_board_by_reload_one_nmr(tmp_path):
     assert "Abgabetermin: noch keiner – Runde 2 wartet auf das Brett für Runde 2" in status
 
     picture = send(h, "Anna", "BILD Bert")
+    (subject,) = [m["Subject"] for m in picture if "anna" in m["To"].lower()]
+    assert subject == "[hx] Hexenhalma: Bild von Runde 1, Anna gegen Bert"
     assert "Protokoll (1. gehen, 2. Zauber erleiden, 3. zaubern):" in body_to(h, picture, "Anna")
     assert any(n.endswith(".png") for m in picture for n in h.attachments(m))
 

@@ -67,6 +67,11 @@ def test_map_command_results_and_status_carry_the_png() -> None:
     [command] = GAME.commands
     assert command.names["de"] == ("KARTE",) and command.names["en"] == ("MAP",)
     [picture] = command.run(state, "P1", "", "de").attachments
+    label = GAME.phase_label(state, "de")
+    assert (
+        command.run(state, "P1", "", "de").subject == f"Karte, {label}"
+    )  # for the reply's subject
+    assert command.run(state, "P1", "", "en").subject == f"Map, {GAME.phase_label(state, 'en')}"
     assert picture.content_type == "image/png" and picture.data.startswith(b"\x89PNG")
     assert picture.data == views.render(_view(state))
     resolution = play(state, {"P1": E3})

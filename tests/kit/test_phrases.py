@@ -21,6 +21,31 @@ def test_plurals_are_chosen_by_count() -> None:
         PHRASES("de", "cells")
 
 
+WITCHES = Phrases(
+    {
+        "de": {"w": {"one": "nur Hexe 1", "two": "die Hexen 1 und 2", "other": "1 bis {count}"}},
+        "en": {"w": {"one": "witch 1", "two": "witches 1 and 2", "other": "1 to {count}"}},
+    }
+)
+
+
+@pytest.mark.parametrize(
+    ("lang", "count", "said"),
+    [
+        ("de", 1, "nur Hexe 1"),
+        ("de", 2, "die Hexen 1 und 2"),
+        ("de", 3, "1 bis 3"),
+        ("en", 2, "witches 1 and 2"),
+        ("en", 4, "1 to 4"),
+    ],
+)
+def test_a_two_form_is_said_for_two_and_only_there(lang: str, count: int, said: str) -> None:
+    """ "1 bis 2" reads wrong: a table may name two on its own; without it "other" holds."""
+    assert WITCHES(lang, "w", count=count) == said
+    assert WITCHES.check() == []
+    assert PHRASES(lang, "cells", count=2).startswith("2 ")  # no two form: "other"
+
+
 def test_an_unknown_language_falls_back_to_english() -> None:
     assert PHRASES("fr", "hi", name="Anna") == "Hello Anna"
 

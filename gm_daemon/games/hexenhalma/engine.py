@@ -74,6 +74,7 @@ def picture_command(state: State, seat: str, args: str, lang: Lang) -> Report:
     png = pairing_png(v, title, (state.name(seat), state.name(target)), lang)
     return Report(
         public=layout.wrap("\n".join(lines)) + "\n",
+        subject=say(lang, "cmd_subject", n=record.round, a=state.name(seat), b=state.name(target)),
         attachments=[Attachment(filename, "image/png", png)],
     )
 

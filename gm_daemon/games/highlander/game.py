@@ -200,7 +200,8 @@ def _map(state: State, seat: str, args: str, lang: Lang) -> Report:
     if empty and state.step in ("ballot", "setup"):
         text += "\n\n" + PHRASES(lang, f"map_empty_{state.step}")
     pictures = views.attachments(state, {}, label, lang, views.file_stem(state, lang), empty)
-    return Report(public=layout.wrap(text) + "\n", attachments=pictures)
+    subject = PHRASES(lang, "map_subject", label=label)
+    return Report(public=layout.wrap(text) + "\n", subject=subject, attachments=pictures)
 
 
 Highlander.commands = (

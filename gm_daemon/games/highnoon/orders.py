@@ -7,6 +7,7 @@ challenges, a greeting line) are corrected and reported as warnings.
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -85,15 +86,18 @@ class _Reading:
         challenge), since that is the only reading that makes sense."""
         return self.players.find(written, among=eligible)
 
-    def near_miss(self, line: Line, written: str, eligible: set[str], key: str) -> bool:
+    def near_miss(
+        self, line: Line, written: str, eligible: set[str], key: str, instead: str = ""
+    ) -> bool:
         """A name no player has that is a typo of one eligible player's: the line is
-        refused with "Meinten Sie M. Middle?" and the line to send instead (True)."""
+        refused with "Meinten Sie M. Middle?" and the line to send instead (True):
+        ``instead`` where the caller knows more of the line, else the name put in."""
         guess = self.players.guess(written, among=eligible)
         if guess is None:
             return False
         name = self.name_of(guess)
         message = f"{say(self.lang, key, name=written)} {names.did_you_mean(self.lang, name)}"
-        hint = names.put_in(line.text.strip(), written, name)
+        hint = instead or names.put_in(line.text.strip(), written, name)
         self.error(line, ProblemKind.ILLEGAL, message, hint)
         return True
 
@@ -305,8 +309,10 @@ def _challenge_target(reading: _Reading, line: Line, written: str, kept: list[st
     lang, state = reading.lang, reading.state
     active = [seat for seat in state.playing() if seat != reading.seat]
     found = reading.resolve(written, set(active))
-    if not found and reading.near_miss(line, written, set(active), "challenge.unknown_name"):
-        return None
+    if not found:
+        instead = _challenge_line_as_it_counts(reading, line, set(active))
+        if reading.near_miss(line, written, set(active), "challenge.unknown_name", instead):
+            return None
     if not found:
         message = say(lang, "challenge.unknown", name=written)
         reading.warn(line, ProblemKind.ILLEGAL, message, _targets(reading, active))
@@ -325,6 +331,43 @@ def _challenge_target(reading: _Reading, line: Line, written: str, kept: list[st
     else:
         return found[0]
     return None
+
+
+def _challenge_line_as_it_counts(reading: _Reading, line: Line, active: set[str]) -> str:
+    """The challenge line a refusal suggests: every near miss on it replaced by the name it
+    misses, every name that is void anyway (unknown, ambiguous, the sender, an eliminated
+    player) left out, so the line sent back is neither refused nor warned about again."""
+    text = line.text.strip()
+    for other, written in reading.challenge_names:
+        if other.no != line.no:
+            continue
+        found = reading.resolve(written, active)
+        if len(found) == 1 and found[0] in active:
+            continue
+        guess = None if found else reading.players.guess(written, among=active)
+        if guess is None:
+            text = _left_out(text, written)
+        else:
+            text = names.put_in(text, written, reading.name_of(guess))
+    return text
+
+
+# What stands between two challenged names (HN order format: comma, semicolon, und/and, &).
+_SEPARATOR = r"\s*(?:[,;&]|\b(?:und|and)\b)\s*"
+
+
+def _left_out(text: str, written: str) -> str:
+    """``text`` without the name ``written`` and the separator that joined it to the list."""
+    name = re.escape(written)
+    for pattern in (
+        rf"{_SEPARATOR}{name}(?!\w)",
+        rf"(?<!\w){name}{_SEPARATOR}",
+        rf"(?<!\w){name}(?!\w)",
+    ):
+        shorter, count = re.subn(pattern, "", text, count=1, flags=re.IGNORECASE)
+        if count:
+            return re.sub(r"\s{2,}", " ", shorter).strip()
+    return text
 
 
 def _targets(reading: _Reading, active: list[str]) -> str:

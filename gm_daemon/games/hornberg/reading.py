@@ -8,11 +8,13 @@ An illegal play is rejected with the reason and everything the player could play
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import cache
 
 from lark import Lark
-from lark.exceptions import UnexpectedEOF, UnexpectedInput
+from lark.exceptions import UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from gm_daemon.games.hornberg import cards, rules
 from gm_daemon.games.hornberg.describe import hand_text, legal_text, line_word, move_text
@@ -43,6 +45,7 @@ _PASS_WORDS = {"pass", "passe", "passen", "passt"}
 _AMBIGUOUS = {"which_line"}
 _FORM = {
     "unknown_colour",
+    "unknown_target",
     "no_such_card",
     "dd_cannon_form",
     "dd_no_cells",
@@ -79,6 +82,41 @@ def _offending_word(folded: str, error: UnexpectedInput) -> str:
 def _at_end(error: UnexpectedInput) -> bool:
     token = getattr(error, "token", None)
     return token is not None and token.type == "$END"
+
+
+# A cannon as written where the grammar knows none: a colour word and its value ("xx4",
+# "rosa 4"; at the start of a line only the first: "Runde 3" is no cannon), or a lone word
+# where a beer or duke names its target ("auf xx").
+_WRITTEN_CANNON = re.compile(r"([a-z]+)\s*[0-9]+(?![a-z0-9])")
+_GLUED_CANNON = re.compile(r"([a-z]+)[0-9]+(?![a-z0-9])")
+_WRITTEN_WORD = re.compile(r"[a-z]+(?![a-z0-9])")
+
+
+def _unknown_cannon(folded: str, error: UnexpectedInput, colours: list[str]) -> Refusal | None:
+    """Why a line that fails where a cannon must stand fails: its colour is none of the
+    game's ("bier 2 auf xx4"), or its target is no cannon at all ("bier 2 auf xx"), rather
+    than "Wohin?" as if no target were written. A word the grammar knows (a keyword, a
+    direction: "Kanone auf B4") is another mistake and left to the general reading."""
+    if not isinstance(error, UnexpectedToken) or "COLOUR" not in error.expected:
+        return None
+    rest = folded[error.column - 1 :] if isinstance(error.column, int) and error.column > 0 else ""
+    at_start = "_CANNON" in error.expected
+    cannon = (_GLUED_CANNON if at_start else _WRITTEN_CANNON).match(rest)
+    if cannon and not _known_word(cannon[1]):
+        return Refusal("unknown_colour", {"written": cannon[0], "colours": colours})
+    word = _WRITTEN_WORD.match(rest)
+    if word and "CELL" in error.expected and not _known_word(word[0]):
+        return Refusal("unknown_target", {"written": word[0], "colours": colours})
+    return None
+
+
+@cache
+def _known_word(word: str) -> bool:
+    return any(
+        re.fullmatch(terminal.pattern.to_regexp(), word)
+        for terminal in order_parser().terminals
+        if terminal.name != "GAME_ID"  # the game id takes any word
+    )
 
 
 def _syntax_problem(line: Line, text: str, error: UnexpectedInput, lang: str, hint: str) -> Problem:
@@ -177,6 +215,11 @@ class Reader:
         try:
             items = parse_line(text)
         except UnexpectedInput as error:
+            colours = list(self.state.options.colours)  # shown in the mail's language
+            unknown = _unknown_cannon(fold(text).strip(), error, colours)
+            if unknown is not None:
+                self._refused(line, unknown)
+                return
             problem = _syntax_problem(line, text, error, self.lang, self.forms_hint())
             self.problems.append(replace(problem, fix=self.play_fix()))
             return

@@ -4,7 +4,8 @@ One API for all: ``catalogue(lang, key, count=None, **values)``. Texts use ``str
 fields (``{name}``). One fallback rule: a language the catalogue lacks is answered in English;
 a key missing in one language is a defect that ``check`` (run by the tests) finds. Plurals: an
 entry may be a table ``{one = "…", other = "…"}``, chosen by ``count`` (which is also
-available as ``{count}``).
+available as ``{count}``); a ``two`` form, where a table has one, is said for two ("die Hexen
+1 und 2", not "1 bis 2").
 
 A catalogue lives in a TOML file beside the game, with one table per language::
 
@@ -53,7 +54,7 @@ class Phrases:
         if not isinstance(entry, str):
             if count is None:
                 raise TypeError(f"phrase {key!r} has plural forms: pass count=")
-            entry = entry["one"] if count == 1 else entry["other"]
+            entry = _form(entry, count)
         if count is not None:
             values.setdefault("count", count)
         return entry.format(**values)
@@ -80,6 +81,14 @@ class Phrases:
                 if _fields(table[key]) != _fields(reference[key]):
                     problems.append(f"{lang}: {key!r} has other fields than {FALLBACK}")
         return problems
+
+
+def _form(entry: Mapping[str, str], count: int) -> str:
+    if count == 1:
+        return entry["one"]
+    if count == 2 and "two" in entry:
+        return entry["two"]
+    return entry["other"]
 
 
 def _fields(entry: Entry) -> set[str]:
