@@ -21,6 +21,8 @@ log = logging.getLogger(__name__)
 
 # The first line of a parsed TOML file, followed by the SHA-256 of the rest (its JSON)
 _TOML_MAGIC = b"gm-daemon parsed toml 1 "
+# Parsed files kept at most (a club's config and the catalogues of its games: a handful)
+TOML_KEPT = 32
 
 
 def cache_dir(kind: str) -> Path | None:
@@ -124,7 +126,19 @@ def _keep_json(path: Path, parsed: dict[str, Any], stem: str) -> None:
         return
     if json.loads(encoded) != parsed:  # a NaN
         return
-    for old in path.parent.glob(f"{stem}-*.json"):
-        with contextlib.suppress(OSError):  # gone already, or a folder not ours to change
-            old.unlink()
+    _prune(path.parent, stem)
     write(path, _TOML_MAGIC, encoded.encode("utf-8"))
+
+
+def _prune(folder: Path, stem: str) -> None:
+    """Before a file's new version is written: its old versions go, and the files least
+    recently written beyond the newest ``TOML_KEPT`` (configs tried once with ``check``
+    from everywhere). Only a miss pays for this look at the folder."""
+    try:
+        kept = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
+    except OSError:  # no folder yet, or a file gone while looked at: nothing to prune now
+        return
+    for number, old in enumerate(kept):
+        if old.name.startswith(f"{stem}-") or number >= TOML_KEPT - 1:
+            with contextlib.suppress(OSError):  # gone already, or a folder not ours to change
+                old.unlink()

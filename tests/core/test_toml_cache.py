@@ -180,3 +180,16 @@ def test_the_key_holds_python_s_version(
     monkeypatch.setattr(sys, "version", sys.version + " (another build)")
     disk_cache.parsed_toml(text, source)
     assert len(parses) == 2
+
+
+def test_the_folder_keeps_the_newest_files_only(
+    cache: Path, parses: list[str], tmp_path: Path
+) -> None:
+    """Configs tried once from everywhere (``check``) must not fill the folder."""
+    sources = [tmp_path / f"club{n}" / "gm.toml" for n in range(disk_cache.TOML_KEPT + 8)]
+    for n, source in enumerate(sources):
+        disk_cache.parsed_toml(f"n = {n}\n", source)
+    assert len(_files(cache)) == disk_cache.TOML_KEPT
+    last = len(sources) - 1
+    assert disk_cache.parsed_toml(f"n = {last}\n", sources[last]) == {"n": last}
+    assert len(parses) == len(sources)  # the newest was kept
