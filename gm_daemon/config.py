@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 import ipaddress
 import re
-import tomllib
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import cached_property
@@ -29,6 +28,7 @@ from pydantic import (
     model_validator,
 )
 
+from gm_daemon.disk_cache import parsed_toml
 from gm_daemon.games import UnknownKind, find_game
 from gm_daemon.games.protocol import Shape
 from gm_daemon.passwords import read_password_env, read_password_file
@@ -1073,10 +1073,12 @@ def _problem_lines(exc: ValidationError, prefix: str = "") -> list[str]:
 def load_config(path: Path) -> Config:
     """Read and validate; raise ConfigError naming every problem with its key path."""
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except FileNotFoundError as exc:
         raise ConfigError(path, ["file not found"]) from exc
-    except tomllib.TOMLDecodeError as exc:
+    try:
+        raw = parsed_toml(text, path)
+    except ValueError as exc:  # tomllib.TOMLDecodeError: tomllib is imported to parse only
         raise ConfigError(path, [f"not valid TOML: {exc}"]) from exc
     problems = _include_option_files(raw, path.parent)
     try:

@@ -15,13 +15,13 @@ from __future__ import annotations
 import hashlib
 import io
 import logging
-import os
 import sys
-import tempfile
 from collections.abc import Collection, Iterator
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from gm_daemon import disk_cache
 
 if TYPE_CHECKING:
     from lark import Lark
@@ -75,16 +75,8 @@ def build(name: str, **options: Any) -> Lark:
 
 
 def cache_dir() -> Path | None:
-    """Where analysed parsers are kept: systemd's ``CacheDirectory=`` (``$CACHE_DIRECTORY``),
-    else the user's XDG cache (``$XDG_CACHE_HOME``, ``~/.cache``); None without a home."""
-    systemd = os.environ.get("CACHE_DIRECTORY", "").split(":")[0]
-    if systemd:
-        return Path(systemd) / "grammars"
-    xdg = os.environ.get("XDG_CACHE_HOME", "")
-    if os.path.isabs(xdg):  # the XDG spec: a relative path is to be ignored
-        return Path(xdg) / "gm-daemon" / "grammars"
-    home = os.path.expanduser("~")
-    return None if home == "~" else Path(home) / ".cache" / "gm-daemon" / "grammars"
+    """Where analysed parsers are kept (``disk_cache.cache_dir``)."""
+    return disk_cache.cache_dir("grammars")
 
 
 def _key(text: str, options: dict[str, Any]) -> str:
@@ -102,23 +94,12 @@ def _key(text: str, options: dict[str, Any]) -> str:
 
 
 def _load(path: Path, text: str) -> Lark | None:
-    """The parser kept at ``path``, or None. Only a file of this user's that nobody else can
-    write is unpickled (unpickling runs code), and only when its checksum holds: a torn or
-    damaged file is ignored, never half read."""
+    """The parser kept at ``path``, or None. Unpickling runs code: ``disk_cache.read`` gives
+    only a whole, undamaged file of this user's that nobody else can write."""
     from lark import Lark
 
-    try:
-        with path.open("rb") as file:
-            status = os.fstat(file.fileno())
-            if status.st_uid != os.geteuid() or status.st_mode & 0o022:
-                log.debug("grammar cache %s: not this user's alone, not used", path)
-                return None
-            data = file.read()
-    except OSError:
-        return None
-    head, _, payload = data.partition(b"\n")
-    if head != _MAGIC + hashlib.sha256(payload).hexdigest().encode("ascii"):
-        log.debug("grammar cache %s: damaged, built again", path)
+    payload = disk_cache.read(path, _MAGIC)
+    if payload is None:
         return None
     try:
         loaded = Lark.load(io.BytesIO(payload))
@@ -130,25 +111,9 @@ def _load(path: Path, text: str) -> Lark | None:
 
 
 def _save(built: Lark, path: Path) -> None:
-    """Written to a file of its own and renamed into place, so a reader (another process
-    starting at the same moment) sees the whole file or none. A folder that cannot be made
-    or written (a read-only system, a full disk) only costs the next start the build."""
     buffer = io.BytesIO()
     built.save(buffer)
-    payload = buffer.getvalue()
-    head = _MAGIC + hashlib.sha256(payload).hexdigest().encode("ascii") + b"\n"
-    try:
-        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-")
-        try:
-            with os.fdopen(handle, "wb") as file:
-                file.write(head + payload)
-            os.replace(temporary, path)
-        except BaseException:
-            os.unlink(temporary)
-            raise
-    except OSError as exc:
-        log.debug("grammar cache %s not written: %s", path, exc)
+    disk_cache.write(path, _MAGIC, buffer.getvalue())
 
 
 def built_from(parser: Lark, sha256: str) -> bool:

@@ -320,10 +320,9 @@ class Referee:
             self.resolve_if_complete(loaded)
 
     def _update_locked(self, game_config: GameConfig) -> Loaded | None:
-        for player in game_config.players:
-            self.store.update_player_from_config(
-                game_config.id, player.seat_id(), player.name, player.email
-            )
+        self.store.update_players_from_config(
+            game_config.id, [(p.seat_id(), p.name, p.email) for p in game_config.players]
+        )
         loaded = self.load(game_config.id)
         if loaded is None or loaded.row.finished:
             return None

@@ -20,7 +20,7 @@ import math
 import sqlite3
 from bisect import bisect_left, bisect_right
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from functools import cached_property
@@ -607,11 +607,23 @@ class Store:
         self._game_rows.clear()
         return self.db.execute(query, values)
 
-    def _players_write(self, query: str, values: Sequence[Any]) -> sqlite3.Cursor:
-        """Every change of ``players`` goes through here: the kept seats are forgotten."""
-        self._seats_of_game.clear()
-        self._seats_at.clear()
-        return self.db.execute(query, values)
+    def _players_write(
+        self, query: str, values: Sequence[Any], *, many: bool = False
+    ) -> sqlite3.Cursor:
+        """Every change of ``players`` goes through here: the kept seats are forgotten once
+        a row was changed (or might have been: a failed statement). A start syncs every
+        seat of every game and nearly always changes none: the seats read before stay
+        kept, and the game's load needs no second query. ``many``: one statement for
+        each row of ``values``."""
+        run = self.db.executemany if many else self.db.execute
+        cursor = None
+        try:
+            cursor = run(query, values)
+        finally:
+            if cursor is None or cursor.rowcount != 0:
+                self._seats_of_game.clear()
+                self._seats_at.clear()
+        return cursor
 
     def _orders_write(
         self, query: str, values: Sequence[Any], put: tuple[tuple[str, int, str], str] | None
@@ -856,12 +868,19 @@ class Store:
         )
 
     def update_player_from_config(self, game_id: str, seat: str, name: str, email: str) -> None:
-        """Writes only what changed: every start syncs every seat of every game, and an
-        unchanged seat must cost no page written (nor fail on a full disk)."""
+        self.update_players_from_config(game_id, [(seat, name, email)])
+
+    def update_players_from_config(
+        self, game_id: str, seats: Iterable[tuple[str, str, str]]
+    ) -> None:
+        """Each (seat, name, email); writes only what changed: every start syncs every seat
+        of every game, and an unchanged seat must cost no page written (nor fail on a full
+        disk)."""
         self._players_write(
             "UPDATE players SET name = ?, email = ? WHERE game_id = ? AND seat = ?"
             " AND (name IS NOT ? OR email IS NOT ?)",
-            (name, email, game_id, seat, name, email),
+            [(name, email, game_id, seat, name, email) for seat, name, email in seats],
+            many=True,
         )
 
     def override_email(self, game_id: str, seat: str, email: str | None) -> bool:

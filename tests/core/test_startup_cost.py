@@ -72,6 +72,22 @@ def test_run_once_on_an_empty_inbox_reads_no_order(config: Path) -> None:
     assert "gm_daemon.games.highnoon.game" in modules  # the games were synced all the same
 
 
+def test_a_second_start_parses_no_toml(
+    config: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The config and the phrase catalogues come from the parsed files the first start kept
+    (``disk_cache.parsed_toml``): the pure-Python TOML parser is not even imported."""
+    monkeypatch.delenv("CACHE_DIRECTORY", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    status, modules = _loaded("run", "--once", "--config", str(config))  # parses and keeps
+    assert status == 0
+    assert "tomllib" in modules
+    status, modules = _loaded("run", "--once", "--config", str(config))
+    assert status == 0
+    assert "tomllib" not in modules
+    assert len(list((tmp_path / "cache" / "gm-daemon" / "toml").iterdir())) >= 3
+
+
 @pytest.mark.parametrize(
     ("line", "lark"),
     [

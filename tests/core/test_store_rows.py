@@ -95,6 +95,9 @@ CHANGES: dict[str, Callable[[Store], object]] = {
     "address moved": lambda s: s.update_player_from_config(
         "g1", "bert", "Bert", "new@players.test"
     ),
+    "one seat of a synced game renamed": lambda s: s.update_players_from_config(
+        "g1", [("anna", "Anna", "anna@players.test"), ("bert", "Bert B.", "bert@players.test")]
+    ),
     "address overridden": lambda s: s.override_email("g2", "anna", "new@players.test"),
     "orders replaced": lambda s: s.put_orders("g1", 1, "anna", {"shots": []}, NOW, 9),
     "orders sent": lambda s: s.put_orders("g1", 1, "bert", {"shots": ["anna"]}, NOW, 9),
@@ -412,3 +415,33 @@ def test_inbox_rows_are_only_added_and_only_by_store_incoming() -> None:
             if adds or changes or "DELETE FROM INBOX" in text or "REPLACE INTO INBOX" in text:
                 wrong.append(f"{function.name}: {node.value[:60]!r}")
     assert not wrong, wrong
+
+
+def test_a_sync_that_changes_no_seat_keeps_them(kept: Store) -> None:
+    """Every start syncs every seat of every game: when nothing changed, the game's load
+    after it reads no seat again."""
+    statements: list[str] = []
+    kept.db.set_trace_callback(statements.append)
+    with kept.transaction():
+        seats = kept.seats("g1")
+        kept.update_players_from_config(
+            "g1", [("anna", "Anna", "anna@players.test"), ("bert", "Bert", "bert@players.test")]
+        )
+        assert kept.seats("g1") is seats
+    kept.db.set_trace_callback(None)
+    assert [s for s in statements if s.startswith("SELECT")] == []
+
+
+def test_a_sync_failing_half_way_forgets_the_seats(kept: Store, tmp_path: Path) -> None:
+    """``executemany`` leaves the rows before a failing one changed: the kept seats go."""
+    kept.db.execute(
+        "CREATE TRIGGER refuse BEFORE UPDATE ON players WHEN NEW.name = 'Nobody'"
+        " BEGIN SELECT RAISE(ABORT, 'refused'); END"
+    )
+    before = _read(kept)
+    seats = [("anna", "Anna A.", "anna@players.test"), ("bert", "Nobody", "bert@players.test")]
+    with pytest.raises(sqlite3.IntegrityError):
+        kept.update_players_from_config("g1", seats)
+    assert _read(kept) != before
+    kept.db.commit()
+    assert _read(kept) == _truth(tmp_path)
