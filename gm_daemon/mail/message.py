@@ -16,6 +16,7 @@ import re
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
+from email._policybase import compat32
 from email.message import Message
 from email.parser import BytesHeaderParser
 from email.utils import getaddresses
@@ -231,9 +232,18 @@ class _Parts:
         return header in self._first(part)
 
     def get(self, part: Message, header: str, failobj: Any = None) -> Any:
-        """``part.get(header, failobj)`` for a lower-case ``header``."""
+        """``part.get(header, failobj)`` for a lower-case ``header``. An ASCII text under
+        the package's default policy (``compat32``, which every part parsed here has) is
+        what ``header_fetch_parse`` gives back unchanged: only surrogate escapes (raw 8-bit
+        bytes) make it a ``Header``; that answer is given at once (three calls a question,
+        eight questions a mail)."""
         field = self._first(part).get(header)
-        return failobj if field is None else part.policy.header_fetch_parse(*field)
+        if field is None:
+            return failobj
+        value = field[1]
+        if value.__class__ is str and value.isascii() and part.policy is compat32:
+            return value
+        return part.policy.header_fetch_parse(*field)
 
     def ctype(self, part: Message) -> str:
         """``part.get_content_type()``, the same steps from the field found once."""
@@ -839,12 +849,36 @@ def _decoded_payload(part: Message, parts: _Parts) -> str:
     labelled base64 whose text is plainly not base64 (a script that set the header and then
     wrote the text as it was) is read as it stands rather than decoded into garbage."""
     try:
-        raw = None if _not_base64(part, parts) else part.get_payload(decode=True)
+        raw = None if _not_base64(part, parts) else _payload_bytes(part, parts)
     except Exception:  # the email package's decoders are lenient; this is a last guard
         raw = None
     if not isinstance(raw, bytes):
         raw = _undecoded(part).encode("utf-8", "surrogateescape")
     return decode_bytes(raw, parts.charset(part) or "us-ascii")
+
+
+# The transfer encodings ``Message.get_payload(decode=True)`` decodes; any other is taken
+# as it stands
+_TRANSFER_DECODED = frozenset(
+    {"quoted-printable", "base64", "x-uuencode", "uuencode", "uue", "x-uue"}
+)
+
+
+def _payload_bytes(part: Message, parts: _Parts) -> bytes | None:
+    """``part.get_payload(decode=True)``; for a text payload in none of the encodings it
+    decodes (7bit, 8bit: nearly every order mail), its own answer given directly — the
+    text's bytes, which the parser kept as ASCII with surrogate escapes — without its
+    second look for the header and its two passes over the text. Anything else (a text
+    that is not of that form, too) is left to the package."""
+    payload = part._payload
+    if isinstance(payload, str):
+        cte = str(parts.get(part, "content-transfer-encoding", "")).lower()
+        if cte not in _TRANSFER_DECODED:
+            try:
+                return payload.encode("ascii", "surrogateescape")
+            except UnicodeEncodeError:
+                pass
+    return part.get_payload(decode=True)  # type: ignore[no-any-return]
 
 
 _NOT_BASE64 = re.compile(r"[^A-Za-z0-9+/=\s]|\S[ \t]+\S")

@@ -131,6 +131,9 @@ def use_slow_ways(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(message, "_own_mail", message._OwnMail)
     monkeypatch.setattr(message, "address_problem", slow_address_problem)
     monkeypatch.setattr(message, "is_own_message_id", slow_is_own_message_id)
+    monkeypatch.setattr(
+        message, "_payload_bytes", lambda part, _parts: part.get_payload(decode=True)
+    )
 
 
 def test_every_corpus_mail_decodes_as_without_shortcuts(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -282,6 +285,16 @@ def same_answers(part: Message) -> None:
                 want = outcome(part.get_param, name, failobj, header=header)
                 assert got == want, (header, name)
     assert outcome(parts.charset, part) == outcome(part.get_content_charset)
+    for header in ("content-type", "content-disposition", "content-transfer-encoding", "x-a"):
+        for failobj in (None, ""):
+            got, want = (
+                outcome(parts.get, part, header, failobj),
+                outcome(part.get, header, failobj),
+            )
+            assert got == want or str(got[1]) == str(want[1]), header  # a Header is a new one
+    if not part.is_multipart():
+        got = outcome(message._payload_bytes, part, parts)
+        assert got == outcome(part.get_payload, decode=True)
 
 
 @MANY
@@ -361,3 +374,36 @@ def test_own_message_id_as_before(message_id: str, domain: str) -> None:
     assert compose.is_own_message_id(message_id, domain) == slow_is_own_message_id(
         message_id, domain
     )
+
+
+TRANSFER_ENCODINGS = ["", "7bit", "8bit", "binary", "8BIT", " 8bit", "base64", "Base64",
+    "quoted-printable", "x-uuencode", "uue", "bogus", "=?utf-8?q?8bit?=", "8bit\udcfc"]  # fmt: skip
+PAYLOAD_PIECES = ["Code: X-1\n", "Gruß", "\r\n", "=C3=9F", "w7w=", "begin 644 a\n", "\x00", "日本"]
+
+
+@MANY
+@given(
+    st.sampled_from(TRANSFER_ENCODINGS),
+    st.lists(st.sampled_from(PAYLOAD_PIECES) | st.text(max_size=4), max_size=6).map("".join),
+    st.sampled_from(["utf-8", "latin-1", "ascii"]),
+    st.booleans(),
+)
+def test_payload_bytes_as_the_email_package(
+    cte: str, text: str, encoding: str, parsed: bool
+) -> None:
+    """``_payload_bytes`` against ``get_payload(decode=True)``: on a part parsed from bytes
+    (the payload ASCII with surrogate escapes) and on one given a text payload directly."""
+    try:
+        body = text.encode(encoding)
+    except UnicodeEncodeError:
+        body = text.encode("utf-8", "surrogatepass")
+    head = b"Content-Transfer-Encoding: " + cte.encode("utf-8", "surrogateescape") + b"\n"
+    if parsed:
+        part = email.message_from_bytes(head + b"\n" + body)
+    else:
+        part = Message()
+        part["Content-Transfer-Encoding"] = cte
+        part.set_payload(text)
+    parts = message._Parts()
+    got = outcome(message._payload_bytes, part, parts)
+    assert got == outcome(part.get_payload, decode=True)
