@@ -21,6 +21,7 @@ from gm_daemon import grammar
 from gm_daemon.diplomacy import reader as diplomacy_reader
 from gm_daemon.games.highnoon import by_grammar as highnoon_grammar
 from gm_daemon.games.hornberg import reading as hornberg_reading
+from tests.core.cache_damage import damages
 
 # Every grammar the project reads with LALR, with the options it is built with.
 LALR: dict[str, dict[str, Any]] = {
@@ -202,13 +203,7 @@ def test_a_changed_grammar_file_is_built_again(
 
 @pytest.mark.parametrize(
     "spoil",
-    [
-        pytest.param(lambda data: data[: len(data) // 2], id="torn"),
-        pytest.param(lambda data: data[:-40] + bytes(40), id="zeroed tail"),
-        pytest.param(lambda data: b"", id="empty"),
-        pytest.param(lambda data: data.replace(b"cache 1 ", b"cache 9 ", 1), id="other format"),
-        pytest.param(lambda data: b"not a cache at all\n" + data, id="foreign"),
-    ],
+    damages(b"cache", tail=40),
 )
 def test_a_damaged_file_is_built_again_and_replaced(cache: Path, spoil: Any) -> None:
     built = grammar.build("highnoon", **LALR["highnoon"])

@@ -21,6 +21,7 @@ import pytest
 from gm_daemon import disk_cache
 from gm_daemon.config import ConfigError, load_config
 from gm_daemon.games.kit.phrases import Phrases
+from tests.core.cache_damage import damages
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = sorted((ROOT / "gm_daemon").rglob("phrases.toml"))
@@ -83,11 +84,7 @@ def test_an_edited_file_is_parsed_again_and_replaces_its_old_one(
 @pytest.mark.parametrize(
     "spoil",
     [
-        pytest.param(lambda data: data[: len(data) // 2], id="torn"),
-        pytest.param(lambda data: data[:-10] + bytes(10), id="zeroed tail"),
-        pytest.param(lambda data: b"", id="empty"),
-        pytest.param(lambda data: data.replace(b"toml 1 ", b"toml 9 ", 1), id="other format"),
-        pytest.param(lambda data: b"not a cache at all\n" + data, id="foreign"),
+        *damages(b"toml", tail=10),
         pytest.param(lambda data: data.replace(b"Hallo", b"Hallx"), id="changed, old checksum"),
     ],
 )
