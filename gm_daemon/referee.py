@@ -783,15 +783,14 @@ class Referee:
 
     def _pause_mails(self, since: datetime | None) -> Callable[[Loaded, PlayerRow | None], str]:
         """The resume notice's word on the mails sent during the pause: none was read,
-        orders from before it stand; a player who wrote is told how many of his were not."""
+        orders from before it stand; a player who wrote is told how many of his were not.
+        An observer sends no orders, so he is told nothing of them (None: an observer)."""
 
         def said(view: Loaded, player: PlayerRow | None) -> str:
+            if player is None:
+                return ""
             text = "\n\n" + phrase(view.lang, "paused_mails")
-            count = (
-                refused_while_paused(self.store, player.email, since)
-                if player is not None and since is not None
-                else 0
-            )
+            count = refused_while_paused(self.store, player.email, since) if since else 0
             if count:
                 text += "\n" + phrase(view.lang, "paused_mails_yours", count=count)
             return text
