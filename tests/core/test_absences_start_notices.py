@@ -61,7 +61,9 @@ WORD = {"de": "ABWESEND", "en": "ABSENT"}
 TO = {"de": "bis", "en": "to"}
 CANCEL = {"de": "LOESCHEN", "en": "CANCEL"}
 MOVED = {"de": "wegen einer angemeldeten Abwesenheit", "en": "because of an announced absence"}
-USAGE = {"de": "ABWESEND 2026-12-20 bis 2027-01-06", "en": "ABSENT 2026-12-20 to 2027-01-06"}
+# the usage's example: a week from today (NOW), a week long (the default max_days is 14)
+USAGE = {"de": "ABWESEND 2026-12-08 bis 2026-12-14", "en": "ABSENT 2026-12-08 to 2026-12-14"}
+TAKEN = {"de": "ist eingetragen", "en": "is noted"}
 
 
 def absent(h: DaemonHarness, lang: str, args: str = "", who: str = ANNA) -> str:
@@ -202,6 +204,20 @@ def test_a_bad_absence_is_answered_with_what_would_be_right(tmp_path, lang, args
     assert (de if lang == "de" else en) in answer
     assert USAGE[lang] in answer
     assert h.cli("absences", "--game", "g1")[1].endswith("0 absence(s) announced in g1\n")
+    # the usage's example, sent back as it stands, is taken
+    assert TAKEN[lang] in absent(h, lang, USAGE[lang].removeprefix(WORD[lang]))
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.parametrize(("max_days", "example"), [(14, "2026-12-08 {to} 2026-12-14"),
+                                                   (3, "2026-12-08 {to} 2026-12-10"),
+                                                   (1, "2026-12-08 {to} 2026-12-08")])  # fmt: skip
+def test_the_usage_example_fits_the_games_limit(tmp_path, lang, max_days, example):
+    h = harness(tmp_path, lang, absences=f"\n[games.absences]\nmax_days = {max_days}\n")
+    listed = absent(h, lang)
+    example = example.format(to=TO[lang])
+    assert f"{WORD[lang]} {example}" in listed and "8.12.2026" in listed
+    assert TAKEN[lang] in absent(h, lang, example)
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])
