@@ -434,7 +434,7 @@ def _open(options: argparse.Namespace, scheduled_ok: bool = False) -> tuple[Conf
             f"(relative paths count from the current directory, {Path.cwd()})"
         )
     store = open_store(database)
-    referee = Referee(config, store, utc_now)
+    referee = Referee(config, store, utc_now, config_path=options.config.absolute())
     for game_id in [getattr(options, "game", None), *(getattr(options, "games", None) or [])]:
         if game_id is not None and store.game(game_id) is None:
             start = _scheduled(config, referee, game_id)

@@ -72,9 +72,7 @@ class GmNotices:
                 self._missed(loaded, seat)
 
     def _config_name(self) -> str:
-        """The config file the daemon runs with, as the commands in a notice name it."""
-        path = self.referee.config_path
-        return str(path) if path else "CONFIG"
+        return self.referee.mailer.config_name()
 
     def _replace_command(self, game_id: str, name: str) -> str:
         return (

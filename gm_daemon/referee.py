@@ -106,12 +106,11 @@ class Referee:
         config_path: Path | None = None,
     ):
         self.config = config
-        self.config_path = config_path  # named in the commands the GM is told to run
         # Games of the config whose ``start`` has not come, with that moment (``sync``).
         self._pending_starts: dict[str, datetime] = {}
         self.store = store
         self.clock = clock
-        self.mailer = mailer or Mailer(config, store, clock)
+        self.mailer = mailer or Mailer(config, store, clock, config_path)
         # Validated states of recently loaded games, by id, with the stored text they came
         # from: a burst of orders for one game validates its state once, not once a mail.
         # Sharing one object is safe because no engine changes a state it is given

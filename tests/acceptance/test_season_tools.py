@@ -94,7 +94,7 @@ def test_a_preview_goes_to_the_gm_only_and_publish_sends_it_with_a_new_deadline(
     row = game_row(h)
     assert row["preview_of"] == 1 and row["deadline_at"] is None and row["phase"] == 2
     assert "PREVIEW: the result of phase 1" in h.cli("status")[1]
-    assert "publish --game hn1" in h.body(previews[0])
+    assert f"publish --config {h.config_path} --game hn1" in h.body(previews[0])
 
     # orders, STATUS and game commands are answered that the result is being checked
     code = h.code("hn1", "H. Glück")
@@ -259,7 +259,8 @@ def test_the_season_mails_are_golden_fit_in_78_columns_and_speak_one_language(
     for label, message in kept.items():
         assert problems(message, lang) == [], label
         path = GOLDEN / f"season-{lang}" / f"{label}.txt"
-        check_golden(path, h.golden_text(message, {}))
+        text = h.golden_text(message, {}).replace(str(h.config_path), "/etc/gm-daemon/gm.toml")
+        check_golden(path, text)
 
 
 def test_the_season_notices_speak_each_players_language_and_reach_observers(

@@ -409,6 +409,16 @@ def test_the_gm_hears_once_of_a_game_where_nobody_sent_orders(tmp_path, lang):
     assert GM_SILENT[lang] in again["Subject"]
 
 
+def test_a_notice_made_by_a_gm_command_names_the_config_too(tmp_path):
+    """``gm-daemon resolve`` resolves in its own process: the commands in the notice it
+    makes name the config it was given, as the daemon's do (they said "CONFIG")."""
+    h = harness(tmp_path, "en")
+    assert h.cli("resolve", "--game", "g1")[0] == 0
+    (notice,) = [m for m in h.run() if m["To"] == BOSS]
+    assert GM_SILENT["en"] in notice["Subject"]
+    assert f"gm-daemon pause --config {h.config_path.absolute()} --game g1" in h.body(notice)
+
+
 def test_each_player_reads_about_absences_and_the_start_in_his_own_language(tmp_path):
     toml = game("de", extra=START).replace(
         'name = "Bert Bär"\n', 'name = "Bert Bär"\nlanguage = "en"\n'
