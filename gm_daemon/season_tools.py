@@ -161,11 +161,10 @@ class SeasonTools:
             back = referee.start_phase(self._take_options(back))
             key = "rolled_back_dropped" if drop_orders else "rolled_back_kept"
 
-            def intro(view: Loaded) -> str:
-                label = view.label()
-                return " ".join(
-                    phrase(view.lang, k, phase_label=label) for k in ("rolled_back", key)
-                )
+            def intro(view: Loaded, player: PlayerRow | None) -> str:
+                """What became of the orders is said to the players: an observer sends none."""
+                keys = ("rolled_back", key) if player is not None else ("rolled_back",)
+                return " ".join(phrase(view.lang, k, phase_label=view.label()) for k in keys)
 
             self._tell_each(back, "rolled_back", intro, reason)
             if back.row.waiting:
@@ -223,7 +222,7 @@ class SeasonTools:
         if not loaded.engine.owed(state):
             return self._end_locked(after, reason, key, name)
 
-        def intro(view: Loaded) -> str:
+        def intro(view: Loaded, player: PlayerRow | None) -> str:
             return phrase(view.lang, key, name=name)
 
         self._tell_each(after, "player_left", intro, reason, skip=answered, left=seat)
@@ -315,7 +314,7 @@ class SeasonTools:
         self,
         loaded: Loaded,
         key: str,
-        intro: Callable[[Loaded], str],
+        intro: Callable[[Loaded, PlayerRow | None], str],
         reason: str | None,
         *,
         skip: PlayerRow | None = None,
@@ -327,7 +326,7 @@ class SeasonTools:
         referee = self.referee
 
         def head(view: Loaded, player: PlayerRow | None) -> str:
-            text = with_reason(view.lang, wrap(intro(view)), reason)
+            text = with_reason(view.lang, wrap(intro(view, player)), reason)
             if player is not None and player.seat == left:
                 meaning = leave_meaning(view.engine, view.lang)
                 text += "\n\n" + wrap(phrase(view.lang, "player_left_you", meaning=meaning))

@@ -290,5 +290,9 @@ def test_the_season_notices_speak_each_players_language_and_reach_observers(
         observed = mails["chronik@club.test"]
         assert english in observed["Subject"]
         assert "Your budget" not in h.body(observed) and "Ihr Budget" not in h.body(observed)
+        assert "orders" not in h.prose(observed).lower()  # he sends none: nothing said of them
+        if command[0] == "rollback":
+            assert "Befehle, die Sie für" in h.prose(mails["egon@example.org"])
+            assert "Orders you had sent" in h.prose(mails["anna@example.org"])
     assert phrase("en", "ranking") in h.body(observed)  # the end tells the observer the ranking
     assert "V. Pech" in h.body(observed)  # who left stays in it
