@@ -523,11 +523,23 @@ def _game_status(referee: Referee, store: Store, game_id: str) -> dict[str, Any]
                 "code": p.code,
                 "orders_in": p.seat in on_file,
                 "owes_orders": p.seat in owed,
+                "left": _left(store, game_id, p.seat),
             }
             for p in store.players(game_id)
         ],
         "state": row.state,
     }
+
+
+def _left(store: Store, game_id: str, seat: str) -> dict[str, Any] | None:
+    """Whether the player has left (removed by the GM or resigned), and in which phase: a
+    kind where he plays the running phase to its end still lists him as owing orders, and
+    the GM should see why."""
+    note = store.note(f"left:{game_id}:{seat}")
+    if note is None:
+        return None
+    phase, how, _when = note.split(" ", 2)
+    return {"phase": int(phase), "how": how}
 
 
 def _scheduled_status(game: GameConfig, start: datetime, referee: Referee) -> dict[str, Any]:
@@ -568,6 +580,9 @@ def _print_status(report: dict[str, Any]) -> None:
             if player["orders_in"]
             else ("OWES ORDERS" if player["owes_orders"] else "-")
         )
+        left = player["left"]
+        if left is not None:
+            mark += f" (left: {left['how']} in phase {left['phase']})"
         print(f"  {player['name']:<24} {player['email']:<32} {player['code']:<12} {mark}")
 
 

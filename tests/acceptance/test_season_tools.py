@@ -291,6 +291,9 @@ def test_the_season_notices_speak_each_players_language_and_reach_observers(
         assert english in observed["Subject"]
         assert "Your budget" not in h.body(observed) and "Ihr Budget" not in h.body(observed)
         assert "orders" not in h.prose(observed).lower()  # he sends none: nothing said of them
+        if command[0] == "remove-player":  # status says why he is still listed
+            (pech,) = [line for line in h.cli("status")[1].splitlines() if "V. Pech" in line]
+            assert pech.endswith("(left: removed in phase 1)"), pech
         if command[0] == "rollback":
             assert "Befehle, die Sie für" in h.prose(mails["egon@example.org"])
             assert "Orders you had sent" in h.prose(mails["anna@example.org"])
