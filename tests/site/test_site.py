@@ -30,7 +30,7 @@ from tests.site.played import (
     assert_nothing_private,
     site_toml,
 )
-from tests.test_every_mail import BOARDS, PLAYERS, games_toml, send, to
+from tests.test_every_mail import BOARDS, GAMES, PLAYERS, games_toml, send, to
 
 Played = Callable[[str], SiteHarness]
 ATOM = "{http://www.w3.org/2005/Atom}"
@@ -160,6 +160,36 @@ def test_a_finished_game_names_the_phase_it_ended_in(played_game: Played, name: 
     shown = re.search(r"<dt>Phase</dt><dd>([^<]*)</dd>", page)
     assert shown is not None
     assert shown.group(1) == f"zuletzt gespielt: {html.escape(last)}"
+
+
+# every kind in its first phase; after a phase those whose game goes on after it unplayed
+# (Primtraktor's and Hexenhalma's test games are over when a round passes with no orders)
+ENDED = [(kind, 0) for kind in GAMES] + [(kind, 1) for kind in ("highnoon", "highlander",
+                                                                  "hornberg")]  # fmt: skip
+
+
+@pytest.mark.parametrize(("kind", "resolved"), ENDED, ids=[f"{k}-{n}" for k, n in ENDED])
+def test_a_game_the_gm_ended_shows_the_end_as_its_last_phase(
+    tmp_path: Path, kind: str, resolved: int
+) -> None:
+    """``gm-daemon end`` leaves a record of a phase it did not resolve: its page is the end's
+    notice (the report of a round that was not played broke the whole site in round 1)."""
+    (tmp_path / "boards").mkdir()
+    shutil.copy(BOARDS / "turm.txt", tmp_path / "boards" / "turm.txt")
+    settings, _play, seats = GAMES[kind]
+    toml = games_toml(kind, "de", settings, seats)
+    h = SiteHarness(tmp_path, toml, extra_toml=site_toml(tmp_path))
+    h.run()
+    for _ in range(resolved):
+        assert h.cli("resolve", "--game", "g")[0] == 0
+        h.run()
+    assert h.cli("end", "--game", "g", "--reason", "Saisonende")[0] == 0
+    h.run()
+    (last,) = [p for p in (h.site / "g").glob("phase-*.html") if p.stem == f"phase-{resolved + 1}"]
+    page = last.read_text()
+    assert "Der Spielleiter hat das Spiel in" in page and "„Saisonende“" in page
+    game = (h.site / "g" / "index.html").read_text()
+    assert "<h2>Endstand</h2>" in game and "beendet" in game
 
 
 def test_a_running_game_shows_who_has_sent_names_only(tmp_path: Path) -> None:
