@@ -641,7 +641,9 @@ class PlayerConfig(Strict):
         "under it, and `gm-daemon parse` / `replace-player --player` accept it. Unset: made "
         "from the name "
         "(`V. Pech` → `v-pech`). Give it when a player's name may change during a game: a "
-        "changed name changes the made-up id, and a started game admits no new ids.",
+        "changed name changes the made-up id, and a started game admits no new ids. With "
+        "the id kept, a new name counts from the next reload: mails, results and the "
+        "reading of orders use it.",
         examples=["vera"],
     )
     language: Language | None = Field(

@@ -33,7 +33,7 @@ from gm_daemon.deadlines import local_text, next_deadline
 from gm_daemon.games import find_game
 from gm_daemon.games.protocol import Resolution, Seat
 from gm_daemon.gm_notices import GmNotices
-from gm_daemon.loaded import AnyGame, Loaded, take_options, waiting_for, warm_up
+from gm_daemon.loaded import AnyGame, Loaded, take_names, take_options, waiting_for, warm_up
 from gm_daemon.mailer import (
     Mailer,
     Reply,
@@ -346,19 +346,24 @@ class Referee:
         """Hand the engine the config's options (a GM's new board); settle whether the phase
         now waits for the GM or may start."""
         note = f"options-refused:{loaded.id}"
+        named = take_names(loaded.engine, loaded.state, game_config)
         try:
-            state = take_options(loaded.engine, loaded.state, game_config.parsed_options())
+            state = take_options(loaded.engine, named, game_config.parsed_options())
         except ValueError as exc:
             log.error("game %s: the new options were refused, the game goes on: %s", loaded.id, exc)
             if self.store.note(note) != str(exc):  # once per refusal, not once per restart
                 self.store.set_note(note, str(exc))
                 self.mailer.tell_gm(f"{loaded.id}: options refused", f"{exc}\n")
-            return loaded
+            return self.with_state(loaded, named)
         self.store.set_note(note, None)
-        if state != loaded.state:
-            self.store.set_state(loaded.id, state.model_dump(mode="json"))
-            loaded = replace(loaded, state=state)
-        return self._settle_waiting(loaded)
+        return self._settle_waiting(self.with_state(loaded, state))
+
+    def with_state(self, loaded: Loaded, state: BaseModel) -> Loaded:
+        """The game with ``state``, stored when it differs from the game's."""
+        if state == loaded.state:
+            return loaded
+        self.store.set_state(loaded.id, state.model_dump(mode="json"))
+        return replace(loaded, state=state)
 
     def _settle_waiting(self, loaded: Loaded) -> Loaded:
         waiting = loaded.waiting_for()

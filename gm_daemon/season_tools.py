@@ -9,6 +9,7 @@ closing lines of a result, resolving when the orders kept complete a phase.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 from collections.abc import Callable
@@ -19,7 +20,15 @@ from pydantic import BaseModel
 
 from gm_daemon.games.kit.layout import ranking_lines, wrap
 from gm_daemon.games.protocol import Resolution
-from gm_daemon.loaded import AnyGame, Loaded, final_ranking, leave, leave_meaning, take_options
+from gm_daemon.loaded import (
+    AnyGame,
+    Loaded,
+    final_ranking,
+    leave,
+    leave_meaning,
+    take_names,
+    take_options,
+)
 from gm_daemon.mailer import leaves_chance, with_deadline, with_reason
 from gm_daemon.rng import commitment
 from gm_daemon.store import PlayerRow, forget_reminders, iso
@@ -112,18 +121,15 @@ class SeasonTools:
         return after
 
     def _take_options(self, loaded: Loaded) -> Loaded:
-        """What the config gave while the result was previewed (the next board), before
-        the next phase starts; a refusal keeps the state (the next reload says why)."""
+        """What the config gave while the result was previewed (the next board, a player's
+        new name), before the next phase starts; refused options keep the state (the next
+        reload says why)."""
         if loaded.row.finished:
             return loaded
-        try:
-            state = take_options(loaded.engine, loaded.state, loaded.config.parsed_options())
-        except ValueError:
-            return loaded
-        if state != loaded.state:
-            self.referee.store.set_state(loaded.id, state.model_dump(mode="json"))
-            loaded = replace(loaded, state=state)
-        return loaded
+        state = take_names(loaded.engine, loaded.state, loaded.config)
+        with contextlib.suppress(ValueError):
+            state = take_options(loaded.engine, state, loaded.config.parsed_options())
+        return self.referee.with_state(loaded, state)
 
     # --- rollback --------------------------------------------------------------------------
     def roll_back(

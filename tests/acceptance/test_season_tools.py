@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import sqlite3
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
@@ -299,3 +300,33 @@ def test_the_season_notices_speak_each_players_language_and_reach_observers(
             assert "Orders you had sent" in h.prose(mails["anna@example.org"])
     assert phrase("en", "ranking") in h.body(observed)  # the end tells the observer the ranking
     assert "V. Pech" in h.body(observed)  # who left stays in it
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_a_player_the_gm_renames_is_read_and_reported_by_his_new_name(
+    tmp_path: Path, lang: str
+) -> None:
+    """The config's new name, the player's id kept (docs/config.md: name and address may
+    change): the status names him so, and after a rollback to a phase stored with his old
+    name (round 1, resolved before the rename) orders naming him so are taken and the
+    results name him so."""
+    h = club(tmp_path, lang, preview=False)
+    assert h.cli("resolve", "--game", "hn1")[0] == 0
+    h.run()
+    game = GAME.replace('language = "de"', f'language = "{lang}"')
+    renamed = game.replace('name = "V. Pech"', 'name = "V. Pech-Meier"\nid = "v-pech"')
+    h.write_config(renamed, extra_toml=f'gm_address = "{BOSS}"')
+    h.run()
+    assert "V. Pech-Meier" in h.cli("status")[1]
+    assert h.cli("rollback", "--game", "hn1", "--to-phase", "1")[0] == 0
+    stored = json.loads(h.cli("status", "--json", "--game", "hn1")[1])["games"][0]["state"]
+    assert "V. Pech-Meier" in [p["name"] for p in stored["players"]]
+    h.run()
+    code = h.code("hn1", "H. Glück")
+    h.send("hans@example.org", f"Code: {code}\nPech-Meier: 4, 1", subject="[hn1]")
+    (answer,) = h.run()
+    assert "V. Pech-Meier: 4, 1" in h.prose(answer).replace("vs ", "").replace("gegen ", "")
+    assert h.cli("resolve", "--game", "hn1")[0] == 0
+    results = [m for m in h.run() if m["To"] != BOSS]
+    assert len(results) == 4
+    assert all("V. Pech-Meier" in h.body(m) and "V. Pech\n" not in h.body(m) for m in results)
