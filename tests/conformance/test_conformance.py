@@ -398,3 +398,4 @@ def test_a_renamed_player_is_known_by_his_new_name_and_nothing_else_changes(kind
                 engine.read_orders(lines(example), renamed, other, "de")
         back = rename(renamed, seat, NAMES[int(seat.removeprefix("s"))])
         assert back.model_dump(mode="json") == step.as_given
+        assert rename(back, seat, NAMES[int(seat.removeprefix("s"))]) is back  # nothing stored

@@ -68,6 +68,8 @@ class Highlander:
     def rename(self, state: State, seat: str, name: str) -> State:
         """The GM renamed the player in the config (his ``id`` kept): from now on the
         game's texts and its reading of orders know him by ``name``."""
+        if state.name(seat) == name:
+            return state
         names = [name if s == seat else n for s, n in zip(state.seats, state.names, strict=True)]
         return state.model_copy(update={"names": names})
 

@@ -70,6 +70,8 @@ class HighNoon(RoundGame[Options, State, Orders]):
     def rename(self, state: State, seat: str, name: str) -> State:
         """The GM renamed the player in the config (his ``id`` kept): from now on the
         game's texts and its reading of orders know him by ``name``."""
+        if state.player(seat).name == name:
+            return state
         players = [
             p.model_copy(update={"name": name}) if p.id == seat else p for p in state.players
         ]

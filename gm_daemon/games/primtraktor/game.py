@@ -102,6 +102,8 @@ class PrimtraktorGame(RoundGame[Options, State, Orders]):
     def rename(self, state: State, seat: str, name: str) -> State:
         """The GM renamed the player in the config (his ``id`` kept): from now on the
         game's texts and its reading of orders know him by ``name``."""
+        if state.tractor(seat).name == name:
+            return state
         tractors = [
             t.model_copy(update={"name": name}) if t.seat == seat else t for t in state.tractors
         ]
