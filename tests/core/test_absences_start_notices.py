@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from gm_daemon import gm_notices
 from gm_daemon.absences import AbsenceProblem, read_request, shift
 from gm_daemon.cli import main as cli_main
 from gm_daemon.daemon import Daemon
@@ -393,6 +394,33 @@ def test_the_gm_hears_once_of_a_player_who_missed_two_phases_in_a_row(tmp_path, 
     assert argv[0] == "gm-daemon" and cli_main(argv[1:]) == 0
     (handed_on,) = h.run()
     assert handed_on["To"] == "berta@players.test" and "BERT-2222" in h.body(handed_on)
+
+
+@pytest.mark.parametrize(
+    ("kept", "phase", "streak"),
+    [
+        (None, 3, (3, 3)),  # the first miss
+        ("3 3", 4, (3, 4)),  # the next phase: two in a row
+        ("3 4", 4, (3, 4)),  # phase 4 again after a rollback: still two
+        ("3 4", 3, (3, 3)),  # back to phase 3: one
+        ("5 6", 3, (3, 3)),  # back before the streak began
+        ("1", 5, (4, 5)),  # an older version's count: the phase before this one
+    ],
+)
+def test_a_streak_of_misses_counts_phases_not_resolutions(kept, phase, streak):
+    assert gm_notices._streak(kept, phase) == streak
+
+
+def test_a_phase_played_again_after_a_rollback_is_not_a_second_miss(tmp_path):
+    """Bert misses round 1; the GM rolls it back and Bert misses it again: one phase, not
+    two in a row. Round 2 missed as well is the second, and the GM hears of it then."""
+    h = harness(tmp_path, "en")
+    assert play_round(h, ANNA) == []
+    assert h.cli("rollback", "--game", "g1", "--to-phase", "1")[0] == 0
+    h.run()
+    assert play_round(h, ANNA) == []  # round 1 again
+    (notice,) = play_round(h, ANNA)  # round 2
+    assert GM_MISSED["en"] in notice["Subject"] and "Round 2" in h.body(notice)
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])
