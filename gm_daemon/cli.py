@@ -368,6 +368,13 @@ def _check(options: argparse.Namespace) -> int:
         for game in config.games:
             for problem in referee.roster_problems(game):
                 print(f"warning: {problem}")
+        for row in store.games():
+            if not row.finished and not config.has_game(row.id):
+                print(
+                    f"warning: game {row.id} runs in the database but is not in the config: "
+                    "the daemon holds it (no deadline, no orders taken) until its [[games]] "
+                    "table is back"
+                )
     for game in config.games:
         start = game.start_at(config.daemon.tz)
         if start is not None and start <= utc_now() and game.id not in started:
@@ -507,7 +514,9 @@ def _game_status(referee: Referee, store: Store, game_id: str) -> dict[str, Any]
         "deadline": row.deadline_at.astimezone(tz).isoformat() if row.deadline_at else None,
         "deadline_text": local_text(row.deadline_at, tz, "en") if row.deadline_at else None,
         "overdue": bool(
-            row.deadline_at and row.deadline_at <= utc_now() and not (row.paused or row.finished)
+            row.deadline_at
+            and row.deadline_at <= utc_now()
+            and not (row.paused or row.finished or loaded is None)
         ),
         "paused": row.paused and not row.finished,  # a game over is not paused (older rows)
         "finished": row.finished,
@@ -562,7 +571,12 @@ def _print_status(report: dict[str, Any]) -> None:
         return
     label = "finished" if report["finished"] else report["phase_label"]
     print(f"{report['id']} ({report['kind']}): {label}" + (" [paused]" if report["paused"] else ""))
-    if report["held"]:
+    if not report["in_config"] and not report["finished"]:
+        print(
+            "  NOT IN THE CONFIG: nothing runs for it (no deadline, no orders taken); put its "
+            "[[games]] table back and reload to go on"
+        )
+    elif report["held"]:
         print(f"  HELD: {report['held']} (after a fix: gm-daemon resolve --game {report['id']})")
     if report["preview_of"] is not None:
         print(
