@@ -10,6 +10,7 @@ the config's models and the daemon (~0.25 s), nor ``status`` the intake of ``run
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import json
 import logging
@@ -361,8 +362,12 @@ def _check(options: argparse.Namespace) -> int:
         print(f"{game.id}: {game.kind}, {len(game.players)} players, language {game.language}")
     _print_passwords(config)
     started: set[str] = set()
-    if config.daemon.database.exists():  # edits the running games will not take
-        store = open_store(config.daemon.database)
+    database = config.daemon.database
+    older = _older_schema(database) if database.exists() else None
+    if older is not None:
+        started = older
+    elif database.exists():  # edits the running games will not take
+        store = open_store(database)
         referee = Referee(config, store, utc_now)
         started = {row.id for row in store.games()}
         for game in config.games:
@@ -385,6 +390,34 @@ def _check(options: argparse.Namespace) -> int:
             )
     print(f"{options.config}: OK")
     return _connect(config) if options.connect else 0
+
+
+def _older_schema(database: Path) -> set[str] | None:
+    """The ids of its games when the database is of an older schema, which ``check`` says
+    and leaves alone: opening it migrates it, and ``check`` is what ``systemctl reload``
+    runs, while the daemon of the old version still writes into it. Read without writing
+    a byte; None for a database of this version (or one that cannot be read so)."""
+    import sqlite3
+    from urllib.parse import quote
+
+    from gm_daemon.store import SCHEMA_VERSION, schema_version
+
+    try:
+        uri = f"file:{quote(str(database.absolute()))}?mode=ro"
+        with contextlib.closing(sqlite3.connect(uri, uri=True)) as db:
+            found = schema_version(db)
+            games = {row[0] for row in db.execute("SELECT id FROM games")} if found else set()
+    except sqlite3.Error:
+        return None  # opened as ever: its fault is said in the usual words
+    if not 0 < found < SCHEMA_VERSION:
+        return None
+    print(
+        f"note: daemon.database {database} has schema version {found}; gm-daemon run of this "
+        f"version migrates it to {SCHEMA_VERSION} at its start, after a backup (stop the "
+        "daemon of the old version first: systemctl restart, not reload); the running "
+        "games' rosters are not compared until then"
+    )
+    return games
 
 
 def _lmtp_problems(config: Config) -> list[str]:
