@@ -814,7 +814,9 @@ class Referee:
         itself stays private)."""
         with self.store.transaction():
             player = self.find_player(game_id, who)
-            self.store.override_email(game_id, player.seat, email.strip().lower())
+            email = email.strip().lower()
+            self._address_free(game_id, player, email)
+            self.store.override_email(game_id, player.seat, email)
             loaded = self.load(game_id)
             assert loaded is not None
             player = loaded.player(player.seat)
@@ -841,6 +843,23 @@ class Referee:
                     ),
                 )
         return player
+
+    def _address_free(self, game_id: str, player: PlayerRow, email: str) -> None:
+        """The config's rules for a new address: every player of a game his own, and no
+        observer's (a shared address would make one mail the orders of two seats, or an
+        observer's mail orders)."""
+        for other in self.store.players(game_id):
+            if other.seat != player.seat and other.email.lower() == email:
+                raise ValueError(
+                    f"{email} is {other.name}'s address in {game_id}; every player needs his own"
+                )
+        config = self.config.game(game_id) if self.config.has_game(game_id) else None
+        for observer in config.observers if config else ():
+            if observer.email.lower() == email:
+                raise ValueError(
+                    f"{email} observes {game_id} ({observer.name}); an address cannot play "
+                    "and observe in the same game"
+                )
 
     def find_player(self, game_id: str, who: str) -> PlayerRow:
         from gm_daemon.games.kit.names import of_seats
