@@ -346,7 +346,7 @@ class Referee:
         """Hand the engine the config's options (a GM's new board); settle whether the phase
         now waits for the GM or may start."""
         note = f"options-refused:{loaded.id}"
-        named = take_names(loaded.engine, loaded.state, game_config)
+        named = take_names(loaded, game_config)
         try:
             state = take_options(loaded.engine, named, game_config.parsed_options())
         except ValueError as exc:

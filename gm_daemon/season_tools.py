@@ -126,7 +126,7 @@ class SeasonTools:
         reload says why)."""
         if loaded.row.finished:
             return loaded
-        state = take_names(loaded.engine, loaded.state, loaded.config)
+        state = take_names(loaded, loaded.config)
         with contextlib.suppress(ValueError):
             state = take_options(loaded.engine, state, loaded.config.parsed_options())
         return self.referee.with_state(loaded, state)
