@@ -225,8 +225,11 @@ class SeasonTools:
         after = replace(loaded, state=state)
         key = "player_left_resigned" if resigned else "player_left_removed"
         log.info("game %s: %s left (%s)", loaded.id, name, how)
-        if not loaded.engine.owed(state):
+        owed = loaded.engine.owed(state)
+        if not owed:
             return self._end_locked(after, reason, key, name)
+        if owed - loaded.engine.owed(loaded.state):  # Hornberg: the turn passed on
+            after = self.referee.start_phase(after)  # his own time, not what was left
 
         def intro(view: Loaded, player: PlayerRow | None) -> str:
             return phrase(view.lang, key, name=name)

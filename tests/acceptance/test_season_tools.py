@@ -11,6 +11,7 @@ import sqlite3
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -20,7 +21,7 @@ from tests.acceptance.conftest import GAME, START
 from tests.acceptance.test_season_every_kind import send_examples, status
 from tests.daemon_harness import DaemonHarness, until
 from tests.scenarios import check_golden
-from tests.test_every_mail import GOLDEN, problems
+from tests.test_every_mail import GAMES, GOLDEN, games_toml, problems
 
 BOSS = "boss@club.test"
 WORDS = {
@@ -330,3 +331,24 @@ def test_a_player_the_gm_renames_is_read_and_reported_by_his_new_name(
     results = [m for m in h.run() if m["To"] != BOSS]
     assert len(results) == 4
     assert all("V. Pech-Meier" in h.body(m) and "V. Pech\n" not in h.body(m) for m in results)
+
+
+def test_the_player_a_turn_passes_to_when_one_leaves_gets_a_turns_time(tmp_path: Path) -> None:
+    """Hornberg skips a player who leaves at once: when he was on turn, the next player's
+    turn begins now, with the whole 48 h, not the hour the other had left."""
+    settings, _play, seats = GAMES["hornberg"]
+    h = DaemonHarness(tmp_path, games_toml("hornberg", "de", settings, seats))
+    h.run()
+    (on_turn,) = [p for p in status(h, "g")["players"] if p["owes_orders"]]
+    h.advance(hours=47)
+    assert h.cli("remove-player", "--game", "g", "--player", on_turn["name"])[0] == 0
+    game = status(h, "g")
+    (next_on_turn,) = [p["name"] for p in game["players"] if p["owes_orders"]]
+    assert next_on_turn != on_turn["name"]
+    deadline = datetime.fromisoformat(game["deadline"])
+    assert deadline - h.clock() == timedelta(hours=48)
+    told = [m for m in h.run() if "Ein Spieler hat das Spiel verlassen" in m["Subject"]]
+    assert told and all(
+        f"{deadline.astimezone(ZoneInfo('Europe/Berlin')):%Y-%m-%d %H:%M}" in h.prose(m)
+        for m in told
+    )
