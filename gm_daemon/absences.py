@@ -91,6 +91,14 @@ def check_new(first: date, last: date, today: date, limits: AbsencesConfig, anno
         raise AbsenceProblem("absence_too_many", {"max": limits.max_per_player})
 
 
+def usage_example(today: date, limits: AbsencesConfig) -> tuple[date, date]:
+    """The absence the command's usage shows: a week from today, as long as the game allows
+    up to a week. A player who sends it back as it stands has it taken, which a fixed date
+    could not promise (it passes, and may be longer than ``max_days``)."""
+    first = today + timedelta(days=7)
+    return first, first + timedelta(days=max(1, min(limits.max_days, 7)) - 1)
+
+
 def shift(
     deadline: datetime, absences: Sequence[AbsenceRow], tz: ZoneInfo
 ) -> tuple[datetime, list[AbsenceRow]]:

@@ -10,6 +10,7 @@ the config's models and the daemon (~0.25 s), nor ``status`` the intake of ``run
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import json
 import logging
@@ -361,13 +362,24 @@ def _check(options: argparse.Namespace) -> int:
         print(f"{game.id}: {game.kind}, {len(game.players)} players, language {game.language}")
     _print_passwords(config)
     started: set[str] = set()
-    if config.daemon.database.exists():  # edits the running games will not take
-        store = open_store(config.daemon.database)
+    database = config.daemon.database
+    older = _older_schema(database) if database.exists() else None
+    if older is not None:
+        started = older
+    elif database.exists():  # edits the running games will not take
+        store = open_store(database)
         referee = Referee(config, store, utc_now)
         started = {row.id for row in store.games()}
         for game in config.games:
             for problem in referee.roster_problems(game):
                 print(f"warning: {problem}")
+        for row in store.games():
+            if not row.finished and not config.has_game(row.id):
+                print(
+                    f"warning: game {row.id} runs in the database but is not in the config: "
+                    "the daemon holds it (no deadline, no orders taken) until its [[games]] "
+                    "table is back"
+                )
     for game in config.games:
         start = game.start_at(config.daemon.tz)
         if start is not None and start <= utc_now() and game.id not in started:
@@ -378,6 +390,34 @@ def _check(options: argparse.Namespace) -> int:
             )
     print(f"{options.config}: OK")
     return _connect(config) if options.connect else 0
+
+
+def _older_schema(database: Path) -> set[str] | None:
+    """The ids of its games when the database is of an older schema, which ``check`` says
+    and leaves alone: opening it migrates it, and ``check`` is what ``systemctl reload``
+    runs, while the daemon of the old version still writes into it. Read without writing
+    a byte; None for a database of this version (or one that cannot be read so)."""
+    import sqlite3
+    from urllib.parse import quote
+
+    from gm_daemon.store import SCHEMA_VERSION, schema_version
+
+    try:
+        uri = f"file:{quote(str(database.absolute()))}?mode=ro"
+        with contextlib.closing(sqlite3.connect(uri, uri=True)) as db:
+            found = schema_version(db)
+            games = {row[0] for row in db.execute("SELECT id FROM games")} if found else set()
+    except sqlite3.Error:
+        return None  # opened as ever: its fault is said in the usual words
+    if not 0 < found < SCHEMA_VERSION:
+        return None
+    print(
+        f"note: daemon.database {database} has schema version {found}; gm-daemon run of this "
+        f"version migrates it to {SCHEMA_VERSION} at its start, after a backup (stop the "
+        "daemon of the old version first: systemctl restart, not reload); the running "
+        "games' rosters are not compared until then"
+    )
+    return games
 
 
 def _lmtp_problems(config: Config) -> list[str]:
@@ -434,7 +474,7 @@ def _open(options: argparse.Namespace, scheduled_ok: bool = False) -> tuple[Conf
             f"(relative paths count from the current directory, {Path.cwd()})"
         )
     store = open_store(database)
-    referee = Referee(config, store, utc_now)
+    referee = Referee(config, store, utc_now, config_path=options.config.absolute())
     for game_id in [getattr(options, "game", None), *(getattr(options, "games", None) or [])]:
         if game_id is not None and store.game(game_id) is None:
             start = _scheduled(config, referee, game_id)
@@ -507,7 +547,9 @@ def _game_status(referee: Referee, store: Store, game_id: str) -> dict[str, Any]
         "deadline": row.deadline_at.astimezone(tz).isoformat() if row.deadline_at else None,
         "deadline_text": local_text(row.deadline_at, tz, "en") if row.deadline_at else None,
         "overdue": bool(
-            row.deadline_at and row.deadline_at <= utc_now() and not (row.paused or row.finished)
+            row.deadline_at
+            and row.deadline_at <= utc_now()
+            and not (row.paused or row.finished or loaded is None)
         ),
         "paused": row.paused and not row.finished,  # a game over is not paused (older rows)
         "finished": row.finished,
@@ -523,11 +565,23 @@ def _game_status(referee: Referee, store: Store, game_id: str) -> dict[str, Any]
                 "code": p.code,
                 "orders_in": p.seat in on_file,
                 "owes_orders": p.seat in owed,
+                "left": _left(store, game_id, p.seat),
             }
             for p in store.players(game_id)
         ],
         "state": row.state,
     }
+
+
+def _left(store: Store, game_id: str, seat: str) -> dict[str, Any] | None:
+    """Whether the player has left (removed by the GM or resigned), and in which phase: a
+    kind where he plays the running phase to its end still lists him as owing orders, and
+    the GM should see why."""
+    note = store.note(f"left:{game_id}:{seat}")
+    if note is None:
+        return None
+    phase, how, _when = note.split(" ", 2)
+    return {"phase": int(phase), "how": how}
 
 
 def _scheduled_status(game: GameConfig, start: datetime, referee: Referee) -> dict[str, Any]:
@@ -550,7 +604,12 @@ def _print_status(report: dict[str, Any]) -> None:
         return
     label = "finished" if report["finished"] else report["phase_label"]
     print(f"{report['id']} ({report['kind']}): {label}" + (" [paused]" if report["paused"] else ""))
-    if report["held"]:
+    if not report["in_config"] and not report["finished"]:
+        print(
+            "  NOT IN THE CONFIG: nothing runs for it (no deadline, no orders taken); put its "
+            "[[games]] table back and reload to go on"
+        )
+    elif report["held"]:
         print(f"  HELD: {report['held']} (after a fix: gm-daemon resolve --game {report['id']})")
     if report["preview_of"] is not None:
         print(
@@ -568,6 +627,9 @@ def _print_status(report: dict[str, Any]) -> None:
             if player["orders_in"]
             else ("OWES ORDERS" if player["owes_orders"] else "-")
         )
+        left = player["left"]
+        if left is not None:
+            mark += f" (left: {left['how']} in phase {left['phase']})"
         print(f"  {player['name']:<24} {player['email']:<32} {player['code']:<12} {mark}")
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-from gm_daemon.absences import AbsenceProblem, read_request
+from gm_daemon.absences import AbsenceProblem, read_request, usage_example
 from gm_daemon.games.kit.layout import table
 from gm_daemon.games.protocol import Attachment, CommandError, GameCommand
 from gm_daemon.games.text import fold
@@ -147,7 +147,7 @@ def _absent(mail: Mail, args: str, services: Services) -> Answer:
     except AbsenceProblem as problem:
         body = phrase(lang, problem.key, **problem.values)
         if problem.key != "absence_off":  # how to use a command the game does not offer: no
-            body += "\n\n" + phrase(lang, "absence_usage")
+            body += "\n\n" + _usage(mail, services)
         purpose = "absence-refused"
     return Answer(purpose, services.notice(mail, "absence_subject", body))
 
@@ -176,7 +176,15 @@ def _listing(mail: Mail, services: Services) -> str:
     limits_text = phrase(
         lang, "absence_limits", max_days=limits.max_days, max_per_player=limits.max_per_player
     )
-    return f"{text}\n\n{limits_text}\n\n{phrase(lang, 'absence_usage')}"
+    return f"{text}\n\n{limits_text}\n\n{_usage(mail, services)}"
+
+
+def _usage(mail: Mail, services: Services) -> str:
+    """How to use ABWESEND, with an absence this game would take if sent as it stands."""
+    today = services.referee.absence_register.today()
+    first, last = usage_example(today, mail.game.config.absences)
+    dotted = f"{first.day}.{first.month}.{first.year}"
+    return phrase(mail.game.lang, "absence_usage", first=first, last=last, first_dotted=dotted)
 
 
 def _dates(rows: Sequence[AbsenceRow], lang: str) -> str:

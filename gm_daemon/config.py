@@ -641,7 +641,9 @@ class PlayerConfig(Strict):
         "under it, and `gm-daemon parse` / `replace-player --player` accept it. Unset: made "
         "from the name "
         "(`V. Pech` → `v-pech`). Give it when a player's name may change during a game: a "
-        "changed name changes the made-up id, and a started game admits no new ids.",
+        "changed name changes the made-up id, and a started game admits no new ids. With "
+        "the id kept, a new name counts from the next reload: mails, results and the "
+        "reading of orders use it.",
         examples=["vera"],
     )
     language: Language | None = Field(
@@ -1072,10 +1074,7 @@ def _problem_lines(exc: ValidationError, prefix: str = "") -> list[str]:
 
 def load_config(path: Path) -> Config:
     """Read and validate; raise ConfigError naming every problem with its key path."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError as exc:
-        raise ConfigError(path, ["file not found"]) from exc
+    text = _config_text(path)
     try:
         raw = parsed_toml(text, path)
     except ValueError as exc:  # tomllib.TOMLDecodeError: tomllib is imported to parse only
@@ -1090,6 +1089,46 @@ def load_config(path: Path) -> Config:
     return config
 
 
+def _config_text(path: Path) -> str:
+    """The file's text, or a ConfigError saying why it cannot be had: the daemon started by
+    systemd as its own user, meeting a file root wrote with mode 0600 or an editor's Latin-1,
+    must stop with the cause in one line (exit 78), not with a traceback it is restarted
+    after every ten seconds."""
+    from gm_daemon.passwords import user_name
+
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError as exc:
+        raise ConfigError(path, ["file not found"]) from exc
+    except PermissionError as exc:
+        raise ConfigError(
+            path,
+            [
+                f"cannot be read by user {user_name()} (give that user read access, "
+                "e.g. chmod 0640 and the service's group)"
+            ],
+        ) from exc
+    except IsADirectoryError as exc:
+        raise ConfigError(path, ["is a directory (name the config file itself)"]) from exc
+    except OSError as exc:
+        raise ConfigError(path, [f"cannot be read: {exc.strerror or exc}"]) from exc
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(path, [_not_utf8(data, exc)]) from exc
+
+
+def _not_utf8(data: bytes, exc: UnicodeDecodeError) -> str:
+    """Where a file stops being UTF-8, as a GM finds it in his editor: line and column."""
+    before = data[: exc.start]
+    line = before.count(b"\n") + 1
+    column = len(before) - (before.rfind(b"\n") + 1) + 1
+    return (
+        f"not UTF-8 text: byte 0x{data[exc.start]:02x} at line {line}, column {column} "
+        "(save the file as UTF-8)"
+    )
+
+
 def _include_option_files(raw: dict[str, Any], base: Path) -> list[str]:
     """Replace every ``{ file = "boards/turm.txt" }`` in a game's options by the file's text,
     found relative to the config file, so the GM can keep a Hexenhalma board in its own file;
@@ -1100,9 +1139,14 @@ def _include_option_files(raw: dict[str, Any], base: Path) -> list[str]:
         if isinstance(value, dict) and set(value) == {"file"} and isinstance(value["file"], str):
             target = base / value["file"]
             try:
-                return target.read_text(encoding="utf-8")
+                data = target.read_bytes()
             except OSError as exc:
                 problems.append(f"{where}: cannot read {target}: {exc.strerror or exc}")
+                return ""
+            try:
+                return data.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                problems.append(f"{where}: {target}: {_not_utf8(data, exc)}")
                 return ""
         if isinstance(value, dict):
             return {k: resolve(v, f"{where}.{k}") for k, v in value.items()}

@@ -38,7 +38,13 @@ from gm_daemon.referee import Referee
 from gm_daemon.reliability import CannotStore, DaemonLock, content_digest, report_failed_mail
 from gm_daemon.safemode import INTAKE_OK
 from gm_daemon.site.publish import SitePublisher
-from gm_daemon.startup import StartupProblem, open_store, open_transports, require_passwords
+from gm_daemon.startup import (
+    StartupProblem,
+    open_store,
+    open_transports,
+    require_listening,
+    require_passwords,
+)
 from gm_daemon.store import InboxRow, from_iso, iso
 
 if TYPE_CHECKING:
@@ -457,6 +463,7 @@ class Daemon:
     # --- the service -------------------------------------------------------------------
     async def run(self) -> None:
         try:
+            require_listening(self.config)  # run --once does not listen
             self.lock.acquire()  # before anything is fetched or sent
         except Exception:
             await self.close()

@@ -65,16 +65,14 @@ class GmNotices:
                 store.set_note(key, None)
                 store.set_note(told, None)
                 continue
-            count = int(store.note(key) or 0) + 1
-            store.set_note(key, str(count))
-            if count >= 2 and not silent and store.note(told) is None:
+            first, last = _streak(store.note(key), loaded.row.phase)
+            store.set_note(key, f"{first} {last}")
+            if last - first >= 1 and not silent and store.note(told) is None:
                 store.set_note(told, loaded.label())
                 self._missed(loaded, seat)
 
     def _config_name(self) -> str:
-        """The config file the daemon runs with, as the commands in a notice name it."""
-        path = self.referee.config_path
-        return str(path) if path else "CONFIG"
+        return self.referee.mailer.config_name()
 
     def _replace_command(self, game_id: str, name: str) -> str:
         return (
@@ -114,3 +112,18 @@ class GmNotices:
         self.referee.mailer.tell_gm(
             phrase(lang, "gm_silent_subject", **values), phrase(lang, "gm_silent", **values) + "\n"
         )
+
+
+def _streak(kept: str | None, phase: int) -> tuple[int, int]:
+    """The phases of a player's streak of misses, first and last, with ``phase`` missed
+    now. A phase played again after a rollback is the same phase, not one more: the streak
+    ends with it (a miss of phase 1, a rollback, a miss of phase 1 again is one miss, not
+    two in a row). A note of an older version holds the count alone: the phases before
+    this one."""
+    if kept is None:
+        return phase, phase
+    first, _, last = kept.partition(" ")
+    start, end = (int(first), int(last)) if last else (phase - int(first), phase - 1)
+    if start <= phase <= end + 1:
+        return start, phase
+    return phase, phase

@@ -113,6 +113,23 @@ def take_options(engine: AnyGame, state: BaseModel, options: BaseModel) -> BaseM
     return state if hook is None else hook(state, options)
 
 
+def take_names(loaded: Loaded, config: GameConfig) -> BaseModel:
+    """The game's state knowing each of its players by the name the config gives him now
+    (a GM who renamed a player kept his ``id``): those out of the game too, whom its
+    standings still name; the state itself for kinds without ``rename``. Without it a
+    renamed player was greeted by his new name and read and reported by his old one, and
+    orders naming him by the new one were refused."""
+    state = loaded.state
+    hook = getattr(loaded.engine, "rename", None)
+    if hook is None:
+        return state
+    seats = {player.seat for player in loaded.players}
+    for player in config.players:
+        if player.seat_id() in seats:
+            state = hook(state, player.seat_id(), player.name)
+    return state
+
+
 def warm_up(engine: AnyGame) -> None:
     """Build what an engine builds once on first use (a grammar, tables), at startup rather
     than while the first mail after it waits."""

@@ -25,6 +25,8 @@ from gm_daemon.store import PlayerRow, Store
 from gm_daemon.texts import Text, phrase, render
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from gm_daemon.loaded import Loaded
 
 
@@ -38,10 +40,23 @@ class Reply:
 
 
 class Mailer:
-    def __init__(self, config: Config, store: Store, clock: Callable[[], datetime]):
+    def __init__(
+        self,
+        config: Config,
+        store: Store,
+        clock: Callable[[], datetime],
+        config_path: Path | None = None,
+    ):
         self.config = config
         self.store = store
         self.clock = clock
+        self.config_path = config_path  # named in the commands the GM is told to run
+
+    def config_name(self) -> str:
+        """The config file as the commands a mail tells the GM to run name it: each needs
+        ``--config``, and the GM copies the line as it stands (the daemon's and the CLI's
+        own file; "CONFIG" where none is known)."""
+        return str(self.config_path) if self.config_path else "CONFIG"
 
     # --- the one way into the outbox -----------------------------------------------------
     def queue(
@@ -372,6 +387,7 @@ class Mailer:
             email=player.email,
             game_id=loaded.id,
             phase_label=phase_label,
+            config=self.config_name(),
         )
         subject = f"[{loaded.id}] " + phrase(
             lang, "preview_subject", phase_label=phase_label, name=player.name

@@ -33,7 +33,7 @@ from gm_daemon.deadlines import local_text, next_deadline
 from gm_daemon.games import find_game
 from gm_daemon.games.protocol import Resolution, Seat
 from gm_daemon.gm_notices import GmNotices
-from gm_daemon.loaded import AnyGame, Loaded, take_options, waiting_for, warm_up
+from gm_daemon.loaded import AnyGame, Loaded, take_names, take_options, waiting_for, warm_up
 from gm_daemon.mailer import (
     Mailer,
     Reply,
@@ -106,12 +106,11 @@ class Referee:
         config_path: Path | None = None,
     ):
         self.config = config
-        self.config_path = config_path  # named in the commands the GM is told to run
         # Games of the config whose ``start`` has not come, with that moment (``sync``).
         self._pending_starts: dict[str, datetime] = {}
         self.store = store
         self.clock = clock
-        self.mailer = mailer or Mailer(config, store, clock)
+        self.mailer = mailer or Mailer(config, store, clock, config_path)
         # Validated states of recently loaded games, by id, with the stored text they came
         # from: a burst of orders for one game validates its state once, not once a mail.
         # Sharing one object is safe because no engine changes a state it is given
@@ -347,19 +346,24 @@ class Referee:
         """Hand the engine the config's options (a GM's new board); settle whether the phase
         now waits for the GM or may start."""
         note = f"options-refused:{loaded.id}"
+        named = take_names(loaded, game_config)
         try:
-            state = take_options(loaded.engine, loaded.state, game_config.parsed_options())
+            state = take_options(loaded.engine, named, game_config.parsed_options())
         except ValueError as exc:
             log.error("game %s: the new options were refused, the game goes on: %s", loaded.id, exc)
             if self.store.note(note) != str(exc):  # once per refusal, not once per restart
                 self.store.set_note(note, str(exc))
                 self.mailer.tell_gm(f"{loaded.id}: options refused", f"{exc}\n")
-            return loaded
+            return self.with_state(loaded, named)
         self.store.set_note(note, None)
-        if state != loaded.state:
-            self.store.set_state(loaded.id, state.model_dump(mode="json"))
-            loaded = replace(loaded, state=state)
-        return self._settle_waiting(loaded)
+        return self._settle_waiting(self.with_state(loaded, state))
+
+    def with_state(self, loaded: Loaded, state: BaseModel) -> Loaded:
+        """The game with ``state``, stored when it differs from the game's."""
+        if state == loaded.state:
+            return loaded
+        self.store.set_state(loaded.id, state.model_dump(mode="json"))
+        return replace(loaded, state=state)
 
     def _settle_waiting(self, loaded: Loaded) -> Loaded:
         waiting = loaded.waiting_for()
@@ -783,15 +787,14 @@ class Referee:
 
     def _pause_mails(self, since: datetime | None) -> Callable[[Loaded, PlayerRow | None], str]:
         """The resume notice's word on the mails sent during the pause: none was read,
-        orders from before it stand; a player who wrote is told how many of his were not."""
+        orders from before it stand; a player who wrote is told how many of his were not.
+        An observer sends no orders, so he is told nothing of them (None: an observer)."""
 
         def said(view: Loaded, player: PlayerRow | None) -> str:
+            if player is None:
+                return ""
             text = "\n\n" + phrase(view.lang, "paused_mails")
-            count = (
-                refused_while_paused(self.store, player.email, since)
-                if player is not None and since is not None
-                else 0
-            )
+            count = refused_while_paused(self.store, player.email, since) if since else 0
             if count:
                 text += "\n" + phrase(view.lang, "paused_mails_yours", count=count)
             return text
@@ -811,7 +814,9 @@ class Referee:
         itself stays private)."""
         with self.store.transaction():
             player = self.find_player(game_id, who)
-            self.store.override_email(game_id, player.seat, email.strip().lower())
+            email = email.strip().lower()
+            self._address_free(game_id, player, email)
+            self.store.override_email(game_id, player.seat, email)
             loaded = self.load(game_id)
             assert loaded is not None
             player = loaded.player(player.seat)
@@ -838,6 +843,23 @@ class Referee:
                     ),
                 )
         return player
+
+    def _address_free(self, game_id: str, player: PlayerRow, email: str) -> None:
+        """The config's rules for a new address: every player of a game his own, and no
+        observer's (a shared address would make one mail the orders of two seats, or an
+        observer's mail orders)."""
+        for other in self.store.players(game_id):
+            if other.seat != player.seat and other.email.lower() == email:
+                raise ValueError(
+                    f"{email} is {other.name}'s address in {game_id}; every player needs his own"
+                )
+        config = self.config.game(game_id) if self.config.has_game(game_id) else None
+        for observer in config.observers if config else ():
+            if observer.email.lower() == email:
+                raise ValueError(
+                    f"{email} observes {game_id} ({observer.name}); an address cannot play "
+                    "and observe in the same game"
+                )
 
     def find_player(self, game_id: str, who: str) -> PlayerRow:
         from gm_daemon.games.kit.names import of_seats

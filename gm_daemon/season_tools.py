@@ -9,6 +9,7 @@ closing lines of a result, resolving when the orders kept complete a phase.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 from collections.abc import Callable
@@ -19,7 +20,15 @@ from pydantic import BaseModel
 
 from gm_daemon.games.kit.layout import ranking_lines, wrap
 from gm_daemon.games.protocol import Resolution
-from gm_daemon.loaded import AnyGame, Loaded, final_ranking, leave, leave_meaning, take_options
+from gm_daemon.loaded import (
+    AnyGame,
+    Loaded,
+    final_ranking,
+    leave,
+    leave_meaning,
+    take_names,
+    take_options,
+)
 from gm_daemon.mailer import leaves_chance, with_deadline, with_reason
 from gm_daemon.rng import commitment
 from gm_daemon.store import PlayerRow, forget_reminders, iso
@@ -112,18 +121,15 @@ class SeasonTools:
         return after
 
     def _take_options(self, loaded: Loaded) -> Loaded:
-        """What the config gave while the result was previewed (the next board), before
-        the next phase starts; a refusal keeps the state (the next reload says why)."""
+        """What the config gave while the result was previewed (the next board, a player's
+        new name), before the next phase starts; refused options keep the state (the next
+        reload says why)."""
         if loaded.row.finished:
             return loaded
-        try:
-            state = take_options(loaded.engine, loaded.state, loaded.config.parsed_options())
-        except ValueError:
-            return loaded
-        if state != loaded.state:
-            self.referee.store.set_state(loaded.id, state.model_dump(mode="json"))
-            loaded = replace(loaded, state=state)
-        return loaded
+        state = take_names(loaded, loaded.config)
+        with contextlib.suppress(ValueError):
+            state = take_options(loaded.engine, state, loaded.config.parsed_options())
+        return self.referee.with_state(loaded, state)
 
     # --- rollback --------------------------------------------------------------------------
     def roll_back(
@@ -161,11 +167,10 @@ class SeasonTools:
             back = referee.start_phase(self._take_options(back))
             key = "rolled_back_dropped" if drop_orders else "rolled_back_kept"
 
-            def intro(view: Loaded) -> str:
-                label = view.label()
-                return " ".join(
-                    phrase(view.lang, k, phase_label=label) for k in ("rolled_back", key)
-                )
+            def intro(view: Loaded, player: PlayerRow | None) -> str:
+                """What became of the orders is said to the players: an observer sends none."""
+                keys = ("rolled_back", key) if player is not None else ("rolled_back",)
+                return " ".join(phrase(view.lang, k, phase_label=view.label()) for k in keys)
 
             self._tell_each(back, "rolled_back", intro, reason)
             if back.row.waiting:
@@ -220,10 +225,13 @@ class SeasonTools:
         after = replace(loaded, state=state)
         key = "player_left_resigned" if resigned else "player_left_removed"
         log.info("game %s: %s left (%s)", loaded.id, name, how)
-        if not loaded.engine.owed(state):
+        owed = loaded.engine.owed(state)
+        if not owed:
             return self._end_locked(after, reason, key, name)
+        if owed - loaded.engine.owed(loaded.state):  # Hornberg: the turn passed on
+            after = self.referee.start_phase(after)  # his own time, not what was left
 
-        def intro(view: Loaded) -> str:
+        def intro(view: Loaded, player: PlayerRow | None) -> str:
             return phrase(view.lang, key, name=name)
 
         self._tell_each(after, "player_left", intro, reason, skip=answered, left=seat)
@@ -315,7 +323,7 @@ class SeasonTools:
         self,
         loaded: Loaded,
         key: str,
-        intro: Callable[[Loaded], str],
+        intro: Callable[[Loaded, PlayerRow | None], str],
         reason: str | None,
         *,
         skip: PlayerRow | None = None,
@@ -327,7 +335,7 @@ class SeasonTools:
         referee = self.referee
 
         def head(view: Loaded, player: PlayerRow | None) -> str:
-            text = with_reason(view.lang, wrap(intro(view)), reason)
+            text = with_reason(view.lang, wrap(intro(view, player)), reason)
             if player is not None and player.seat == left:
                 meaning = leave_meaning(view.engine, view.lang)
                 text += "\n\n" + wrap(phrase(view.lang, "player_left_you", meaning=meaning))

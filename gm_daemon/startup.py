@@ -43,6 +43,19 @@ def require_passwords(config: Config) -> None:
         raise StartupProblem("; ".join(problems))
 
 
+def require_listening(config: Config) -> None:
+    """The LMTP listener's socket directory and group, as ``check`` names them, before
+    anything is read or written: the listener's own error ("No such file or directory")
+    named neither, and came after the games had started."""
+    if config.mail.transport != "lmtp":
+        return
+    from gm_daemon.mail.lmtp import lmtp_problems
+
+    problems = lmtp_problems(config.mail.lmtp)
+    if problems:
+        raise StartupProblem("; ".join(problems))
+
+
 def open_store(path: Path) -> Store:
     """The database, or a StartupProblem saying why it cannot be used. Only faults of the
     file, its directory and its disk count as the GM's; any other database error is a bug

@@ -13,6 +13,7 @@ import contextlib
 import errno
 import hashlib
 import os
+import re
 import time
 import weakref
 from collections import deque
@@ -283,7 +284,11 @@ class MaildirSender:
     are written nameless in tmp/ and linked into new/ from their open descriptor: no name
     made and removed again in tmp/ (two system calls and two changes of that folder less
     per mail), and a crash leaves no half-written file behind. Elsewhere they are named in
-    tmp/ as ``mailbox.Maildir`` does it."""
+    tmp/ as ``mailbox.Maildir`` does it; a crash between a named file's link into new/ and
+    its removal from tmp/ leaves it there, delivered, and no batch writes it again (or
+    a sender that writes nameless never looks at it). The first batch of a sender removes
+    such files, named as this sender names them and older than the sender itself (a
+    file another sender on the same folder is writing now is newer)."""
 
     SYNC_THREADS = 8
 
@@ -297,6 +302,8 @@ class MaildirSender:
         self._syncing: ThreadPoolExecutor | None = None
         self._single: mailbox.Maildir | None = None  # see _maildir
         self._nameless: bool | None = None  # files written nameless: found out once
+        self._born = time.time()  # files of ours in tmp/ older than this: a crash's
+        self._swept = False
 
     async def send(self, message: bytes, sender: str, recipients: Sequence[str]) -> None:
         """The stored bytes as they are, but with Unix line ends, as Maildir files have."""
@@ -322,6 +329,9 @@ class MaildirSender:
         return await asyncio.to_thread(self._send_all, mails)
 
     def _send_all(self, mails: Sequence[Outgoing]) -> list[SendError | None]:
+        if not self._swept:
+            self._swept = True
+            _sweep(self._tmp, self._born)
         if self._nameless is None:
             self._nameless = _nameless_files_work(self._tmp)  # None: named, asked again
         results: list[SendError | None] = []
@@ -452,6 +462,22 @@ class MaildirSender:
         if self._syncing is not None:
             self._syncing.shutdown(wait=False)
             self._syncing = None
+
+
+_OUR_NAME = re.compile(r"gm-[0-9a-f]{32}")
+
+
+def _sweep(folder: str, before: float) -> None:
+    """Remove the named files a crashed sender left in ``folder`` (tmp/): ours by their
+    name, and written before ``before``. Each was either delivered already (linked into
+    new/ before the crash) or is written again by the batch that failed; none is read."""
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(folder):
+            if not _OUR_NAME.fullmatch(entry.name):
+                continue
+            with contextlib.suppress(OSError):
+                if entry.stat(follow_symlinks=False).st_mtime < before:
+                    os.unlink(entry.path)
 
 
 def _file_name(key: str) -> str:

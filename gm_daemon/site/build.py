@@ -226,8 +226,15 @@ class SiteBuilder:
 
     # --- rendering -------------------------------------------------------------------
     def _page(self, template: str, view: GameView, **extra: Any) -> str:
-        """A page of a game; a phase page says no build time (it never changes after)."""
-        values = {"generated": self._generated(view.lang), **extra}
+        """A page of a game; a phase page says no build time (it never changes after). Its
+        moments (``local``) in the daemon's time zone, as the deadlines and the mails say
+        them."""
+        tz, lang = self.referee.tz, view.lang
+        values = {
+            "generated": self._generated(lang),
+            "local": lambda moment: local_text(moment, tz, lang),
+            **extra,
+        }
         return (
             _env()
             .get_template(template)

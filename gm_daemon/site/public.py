@@ -14,17 +14,18 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from gm_daemon.deadlines import local_text
 from gm_daemon.games.kit.layout import fit
-from gm_daemon.games.protocol import Attachment, Resolution
+from gm_daemon.games.protocol import Attachment, Report, Resolution
 from gm_daemon.loaded import Loaded
 from gm_daemon.mailer import leaves_chance
 from gm_daemon.rng import commitment
+from gm_daemon.season_tools import END_TRIGGER, ended_text, recorded
 from gm_daemon.site.words import say
 from gm_daemon.store import Store, from_iso
 
@@ -171,8 +172,8 @@ def _help(loaded: Loaded) -> str:
 def _records(store: Store, game_id: str) -> list[sqlite3.Row]:
     return list(
         store.db.execute(
-            "SELECT phase, label, resolved_at, state_before, state_after, events, finished,"
-            " ranking FROM phases WHERE game_id = ? ORDER BY phase",
+            "SELECT phase, label, resolved_at, trigger, state_before, state_after, events,"
+            " finished, ranking FROM phases WHERE game_id = ? ORDER BY phase",
             (game_id,),
         )
     )
@@ -199,17 +200,16 @@ def _phase_view(loaded: Loaded, store: Store, record: sqlite3.Row, rendered: boo
 
 
 def _render_phase(loaded: Loaded, record: sqlite3.Row) -> PhaseView:
-    """The phase as ``gm-daemon show`` renders it again, public part only."""
+    """The phase as ``gm-daemon show`` renders it again, public part only. A game the GM
+    ended (or a leaving ended) resolved nothing in its last phase: that record is the end's
+    notice, as everyone received it, not a report of a round that was not played."""
     number = int(record["phase"])
     engine = loaded.engine
-    resolution: Resolution[Any, Any] = Resolution(
-        state=engine.State.model_validate_json(record["state_after"]),
-        events=json.loads(record["events"]),
-        finished=bool(record["finished"]),
-        ranking=json.loads(record["ranking"]) if record["ranking"] else None,
-    )
-    before = engine.State.model_validate_json(record["state_before"])
-    report = engine.report(before, resolution, loaded.lang)
+    before, resolution = recorded(engine, record)
+    if record["trigger"] == END_TRIGGER:
+        report = Report(public=_ended(loaded, before, resolution))
+    else:
+        report = engine.report(before, resolution, loaded.lang)
     data = {
         "game": loaded.row.id,
         "kind": loaded.row.kind,
@@ -227,6 +227,11 @@ def _render_phase(loaded: Loaded, record: sqlite3.Row) -> PhaseView:
     text = fit(report.public.rstrip()) + "\n"  # as the result mail shows it: 78 columns
     encoded = json.dumps(data, ensure_ascii=False, sort_keys=True).encode()  # C encoder: big
     return PhaseView(number, label, from_iso(record["resolved_at"]), text, pictures, encoded)
+
+
+def _ended(loaded: Loaded, before: Any, resolution: Resolution[Any, Any]) -> str:
+    event = resolution.events[0] if resolution.events else {}
+    return ended_text(replace(loaded, state=before), resolution.ranking or [], event)
 
 
 def _picture(number: int, attachment: Attachment, kind: str, label: str, lang: str) -> Picture:

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import sqlite3
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -19,7 +21,7 @@ from tests.acceptance.conftest import GAME, START
 from tests.acceptance.test_season_every_kind import send_examples, status
 from tests.daemon_harness import DaemonHarness, until
 from tests.scenarios import check_golden
-from tests.test_every_mail import GOLDEN, problems
+from tests.test_every_mail import GAMES, GOLDEN, games_toml, problems
 
 BOSS = "boss@club.test"
 WORDS = {
@@ -94,7 +96,7 @@ def test_a_preview_goes_to_the_gm_only_and_publish_sends_it_with_a_new_deadline(
     row = game_row(h)
     assert row["preview_of"] == 1 and row["deadline_at"] is None and row["phase"] == 2
     assert "PREVIEW: the result of phase 1" in h.cli("status")[1]
-    assert "publish --game hn1" in h.body(previews[0])
+    assert f"publish --config {h.config_path} --game hn1" in h.body(previews[0])
 
     # orders, STATUS and game commands are answered that the result is being checked
     code = h.code("hn1", "H. Glück")
@@ -259,7 +261,8 @@ def test_the_season_mails_are_golden_fit_in_78_columns_and_speak_one_language(
     for label, message in kept.items():
         assert problems(message, lang) == [], label
         path = GOLDEN / f"season-{lang}" / f"{label}.txt"
-        check_golden(path, h.golden_text(message, {}))
+        text = h.golden_text(message, {}).replace(str(h.config_path), "/etc/gm-daemon/gm.toml")
+        check_golden(path, text)
 
 
 def test_the_season_notices_speak_each_players_language_and_reach_observers(
@@ -289,5 +292,63 @@ def test_the_season_notices_speak_each_players_language_and_reach_observers(
         observed = mails["chronik@club.test"]
         assert english in observed["Subject"]
         assert "Your budget" not in h.body(observed) and "Ihr Budget" not in h.body(observed)
+        assert "orders" not in h.prose(observed).lower()  # he sends none: nothing said of them
+        if command[0] == "remove-player":  # status says why he is still listed
+            (pech,) = [line for line in h.cli("status")[1].splitlines() if "V. Pech" in line]
+            assert pech.endswith("(left: removed in phase 1)"), pech
+        if command[0] == "rollback":
+            assert "Befehle, die Sie für" in h.prose(mails["egon@example.org"])
+            assert "Orders you had sent" in h.prose(mails["anna@example.org"])
     assert phrase("en", "ranking") in h.body(observed)  # the end tells the observer the ranking
     assert "V. Pech" in h.body(observed)  # who left stays in it
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_a_player_the_gm_renames_is_read_and_reported_by_his_new_name(
+    tmp_path: Path, lang: str
+) -> None:
+    """The config's new name, the player's id kept (docs/config.md: name and address may
+    change): the status names him so, and after a rollback to a phase stored with his old
+    name (round 1, resolved before the rename) orders naming him so are taken and the
+    results name him so."""
+    h = club(tmp_path, lang, preview=False)
+    assert h.cli("resolve", "--game", "hn1")[0] == 0
+    h.run()
+    game = GAME.replace('language = "de"', f'language = "{lang}"')
+    renamed = game.replace('name = "V. Pech"', 'name = "V. Pech-Meier"\nid = "v-pech"')
+    h.write_config(renamed, extra_toml=f'gm_address = "{BOSS}"')
+    h.run()
+    assert "V. Pech-Meier" in h.cli("status")[1]
+    assert h.cli("rollback", "--game", "hn1", "--to-phase", "1")[0] == 0
+    stored = json.loads(h.cli("status", "--json", "--game", "hn1")[1])["games"][0]["state"]
+    assert "V. Pech-Meier" in [p["name"] for p in stored["players"]]
+    h.run()
+    code = h.code("hn1", "H. Glück")
+    h.send("hans@example.org", f"Code: {code}\nPech-Meier: 4, 1", subject="[hn1]")
+    (answer,) = h.run()
+    assert "V. Pech-Meier: 4, 1" in h.prose(answer).replace("vs ", "").replace("gegen ", "")
+    assert h.cli("resolve", "--game", "hn1")[0] == 0
+    results = [m for m in h.run() if m["To"] != BOSS]
+    assert len(results) == 4
+    assert all("V. Pech-Meier" in h.body(m) and "V. Pech\n" not in h.body(m) for m in results)
+
+
+def test_the_player_a_turn_passes_to_when_one_leaves_gets_a_turns_time(tmp_path: Path) -> None:
+    """Hornberg skips a player who leaves at once: when he was on turn, the next player's
+    turn begins now, with the whole 48 h, not the hour the other had left."""
+    settings, _play, seats = GAMES["hornberg"]
+    h = DaemonHarness(tmp_path, games_toml("hornberg", "de", settings, seats))
+    h.run()
+    (on_turn,) = [p for p in status(h, "g")["players"] if p["owes_orders"]]
+    h.advance(hours=47)
+    assert h.cli("remove-player", "--game", "g", "--player", on_turn["name"])[0] == 0
+    game = status(h, "g")
+    (next_on_turn,) = [p["name"] for p in game["players"] if p["owes_orders"]]
+    assert next_on_turn != on_turn["name"]
+    deadline = datetime.fromisoformat(game["deadline"])
+    assert deadline - h.clock() == timedelta(hours=48)
+    told = [m for m in h.run() if "Ein Spieler hat das Spiel verlassen" in m["Subject"]]
+    assert told and all(
+        f"{deadline.astimezone(ZoneInfo('Europe/Berlin')):%Y-%m-%d %H:%M}" in h.prose(m)
+        for m in told
+    )

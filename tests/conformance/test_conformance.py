@@ -373,3 +373,29 @@ def test_a_player_who_leaves_is_out_and_the_contract_still_holds(kind: str, at_s
         final = engine.final_ranking(resolution.state)  # type: ignore[attr-defined]
         _all_seats_once(final, seats)  # his results so far stay in the standings
     assert numbers == sorted(set(numbers)), numbers
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_renamed_player_is_known_by_his_new_name_and_nothing_else_changes(kind: str) -> None:
+    """``rename``: the GM renamed a player in the config, his id kept. At every phase the
+    state knows him by the new name (in its roster; his texts and the others' examples
+    name him so, and the examples are read), everything else stays, the state given is
+    left alone, and renaming him back gives the state as it was."""
+    rename = _hook(kind, "rename")
+    engine = games.find_game(kind)
+    for step in play(kind):
+        state = step.state
+        seat = sorted(engine.participants(state))[0]
+        renamed = rename(state, seat, "Zora Zäh")
+        assert state.model_dump(mode="json") == step.as_given
+        assert "Zora Zäh" in json.dumps(renamed.model_dump(mode="json"), ensure_ascii=False)
+        assert engine.owed(renamed) == engine.owed(state)
+        assert engine.participants(renamed) == engine.participants(state)
+        assert engine.phase_number(renamed) == engine.phase_number(state)
+        for other in sorted(engine.owed(renamed)):
+            example = engine.example(renamed, other, "de")
+            if example:
+                engine.read_orders(lines(example), renamed, other, "de")
+        back = rename(renamed, seat, NAMES[int(seat.removeprefix("s"))])
+        assert back.model_dump(mode="json") == step.as_given
+        assert rename(back, seat, NAMES[int(seat.removeprefix("s"))]) is back  # nothing stored

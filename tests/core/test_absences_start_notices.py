@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from gm_daemon import gm_notices
 from gm_daemon.absences import AbsenceProblem, read_request, shift
 from gm_daemon.cli import main as cli_main
 from gm_daemon.daemon import Daemon
@@ -61,7 +62,9 @@ WORD = {"de": "ABWESEND", "en": "ABSENT"}
 TO = {"de": "bis", "en": "to"}
 CANCEL = {"de": "LOESCHEN", "en": "CANCEL"}
 MOVED = {"de": "wegen einer angemeldeten Abwesenheit", "en": "because of an announced absence"}
-USAGE = {"de": "ABWESEND 2026-12-20 bis 2027-01-06", "en": "ABSENT 2026-12-20 to 2027-01-06"}
+# the usage's example: a week from today (NOW), a week long (the default max_days is 14)
+USAGE = {"de": "ABWESEND 2026-12-08 bis 2026-12-14", "en": "ABSENT 2026-12-08 to 2026-12-14"}
+TAKEN = {"de": "ist eingetragen", "en": "is noted"}
 
 
 def absent(h: DaemonHarness, lang: str, args: str = "", who: str = ANNA) -> str:
@@ -202,6 +205,20 @@ def test_a_bad_absence_is_answered_with_what_would_be_right(tmp_path, lang, args
     assert (de if lang == "de" else en) in answer
     assert USAGE[lang] in answer
     assert h.cli("absences", "--game", "g1")[1].endswith("0 absence(s) announced in g1\n")
+    # the usage's example, sent back as it stands, is taken
+    assert TAKEN[lang] in absent(h, lang, USAGE[lang].removeprefix(WORD[lang]))
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+@pytest.mark.parametrize(("max_days", "example"), [(14, "2026-12-08 {to} 2026-12-14"),
+                                                   (3, "2026-12-08 {to} 2026-12-10"),
+                                                   (1, "2026-12-08 {to} 2026-12-08")])  # fmt: skip
+def test_the_usage_example_fits_the_games_limit(tmp_path, lang, max_days, example):
+    h = harness(tmp_path, lang, absences=f"\n[games.absences]\nmax_days = {max_days}\n")
+    listed = absent(h, lang)
+    example = example.format(to=TO[lang])
+    assert f"{WORD[lang]} {example}" in listed and "8.12.2026" in listed
+    assert TAKEN[lang] in absent(h, lang, example)
 
 
 @pytest.mark.parametrize("lang", ["de", "en"])
@@ -379,6 +396,33 @@ def test_the_gm_hears_once_of_a_player_who_missed_two_phases_in_a_row(tmp_path, 
     assert handed_on["To"] == "berta@players.test" and "BERT-2222" in h.body(handed_on)
 
 
+@pytest.mark.parametrize(
+    ("kept", "phase", "streak"),
+    [
+        (None, 3, (3, 3)),  # the first miss
+        ("3 3", 4, (3, 4)),  # the next phase: two in a row
+        ("3 4", 4, (3, 4)),  # phase 4 again after a rollback: still two
+        ("3 4", 3, (3, 3)),  # back to phase 3: one
+        ("5 6", 3, (3, 3)),  # back before the streak began
+        ("1", 5, (4, 5)),  # an older version's count: the phase before this one
+    ],
+)
+def test_a_streak_of_misses_counts_phases_not_resolutions(kept, phase, streak):
+    assert gm_notices._streak(kept, phase) == streak
+
+
+def test_a_phase_played_again_after_a_rollback_is_not_a_second_miss(tmp_path):
+    """Bert misses round 1; the GM rolls it back and Bert misses it again: one phase, not
+    two in a row. Round 2 missed as well is the second, and the GM hears of it then."""
+    h = harness(tmp_path, "en")
+    assert play_round(h, ANNA) == []
+    assert h.cli("rollback", "--game", "g1", "--to-phase", "1")[0] == 0
+    h.run()
+    assert play_round(h, ANNA) == []  # round 1 again
+    (notice,) = play_round(h, ANNA)  # round 2
+    assert GM_MISSED["en"] in notice["Subject"] and "Round 2" in h.body(notice)
+
+
 @pytest.mark.parametrize("lang", ["de", "en"])
 def test_the_gm_hears_once_of_a_game_where_nobody_sent_orders(tmp_path, lang):
     h = harness(tmp_path, lang)
@@ -391,6 +435,16 @@ def test_the_gm_hears_once_of_a_game_where_nobody_sent_orders(tmp_path, lang):
     assert play_round(h, ANNA, BERT) == []  # orders again: the slate is clean
     (again,) = play_round(h)
     assert GM_SILENT[lang] in again["Subject"]
+
+
+def test_a_notice_made_by_a_gm_command_names_the_config_too(tmp_path):
+    """``gm-daemon resolve`` resolves in its own process: the commands in the notice it
+    makes name the config it was given, as the daemon's do (they said "CONFIG")."""
+    h = harness(tmp_path, "en")
+    assert h.cli("resolve", "--game", "g1")[0] == 0
+    (notice,) = [m for m in h.run() if m["To"] == BOSS]
+    assert GM_SILENT["en"] in notice["Subject"]
+    assert f"gm-daemon pause --config {h.config_path.absolute()} --game g1" in h.body(notice)
 
 
 def test_each_player_reads_about_absences_and_the_start_in_his_own_language(tmp_path):

@@ -74,6 +74,25 @@ def test_status_lists_who_owes_orders_and_the_deadline_zone(tmp_path):
     }
 
 
+def test_a_game_taken_out_of_the_config_is_named_so_and_comes_back(tmp_path, capsys):
+    """The daemon holds a running game the GM removed from the config: check warns of it,
+    status says what it means (not "resolve" it, which refuses, nor "is the daemon
+    running?" for its deadline), and putting it back lets it go on."""
+    h = started(tmp_path)
+    h.write_config("")
+    h.advance(days=3)
+    assert h.run() == []  # held: its passed deadline resolves nothing
+    code, out = h.cli("check")
+    assert code == 0
+    assert "warning: game g1 runs in the database but is not in the config" in out
+    status = h.cli("status")[1]
+    assert "NOT IN THE CONFIG: nothing runs for it" in status
+    assert "gm-daemon resolve" not in status and "PASSED" not in status
+    h.write_config(GAMES)
+    assert any("results" in m["Subject"] for m in h.run())  # back, and the deadline passed
+    assert "NOT IN THE CONFIG" not in h.cli("status")[1]
+
+
 def test_extend_pause_resume(tmp_path):
     h = started(tmp_path)
     assert h.cli("extend", "--game", "g1", "--by", "1d")[0] == 0

@@ -91,6 +91,23 @@ def test_not_toml_and_missing_file(tmp_path):
         load_config(tmp_path / "missing.toml")
 
 
+@pytest.mark.parametrize(
+    ("board", "expected"),
+    [
+        (None, "games[0].options.board: cannot read {file}: No such file or directory"),
+        ("Brett Öde\n".encode("latin-1"), "games[0].options.board: {file}: not UTF-8 text: "
+         "byte 0xd6 at line 1, column 7 (save the file as UTF-8)"),
+    ],
+    ids=["missing", "latin-1"],
+)  # fmt: skip
+def test_an_options_file_that_cannot_be_had_is_named_with_its_key_path(tmp_path, board, expected):
+    file = tmp_path / "board.txt"
+    if board is not None:
+        file.write_bytes(board)
+    found = problems(tmp_path, BASE + GAME + '[games.options]\nboard = { file = "board.txt" }\n')
+    assert expected.format(file=file) in found, found
+
+
 def test_password_from_file_and_env(tmp_path, monkeypatch):
     secret = tmp_path / "pw"
     secret.write_text("s3cret\n")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import sqlite3
 from collections.abc import Sequence
 from datetime import timedelta
@@ -316,3 +317,21 @@ def test_a_transaction_that_fails_inside_a_group_is_undone_alone(tmp_path):
     reopened = Store(tmp_path / "gm.sqlite")
     assert [reopened.note(key) for key in ("a", "b", "c")] == ["written", None, "written"]
     reopened.close()
+
+
+def test_a_reload_of_a_config_it_cannot_read_keeps_the_running_one(tmp_path, caplog):
+    """A config saved as Latin-1 (or one the service user cannot read) raised out of the
+    reload and stopped the daemon; it is refused like any bad config, the old one kept."""
+    h = DaemonHarness(tmp_path, GAMES)
+    h.run()
+    daemon = Daemon(h.config_path)
+    try:
+        running = daemon.config
+        h.config_path.write_bytes(h.config_path.read_text(encoding="utf-8").encode("latin-1"))
+        with caplog.at_level(logging.ERROR, logger="gm_daemon.daemon"):
+            daemon.reload()
+        assert "reload refused, keeping the running config" in caplog.text
+        assert "not UTF-8 text: byte 0xe4" in caplog.text  # the ä of Bert Bär
+        assert daemon.config is running
+    finally:
+        asyncio.run(daemon.close())

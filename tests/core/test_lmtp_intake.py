@@ -6,6 +6,7 @@ delivery repeated after a lost ``250`` is stored and answered once."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import smtplib
 import sqlite3
 import time
@@ -167,7 +168,7 @@ LMTP_CHECKS = [
 
 
 @pytest.mark.parametrize(("lines", "code", "named"), LMTP_CHECKS)
-def test_check_validates_the_lmtp_section(tmp_path, capsys, lines, code, named):
+def test_check_and_run_validate_the_lmtp_section(tmp_path, capsys, caplog, lines, code, named):
     (tmp_path / "run").mkdir()
     (tmp_path / "plain").write_text("a file, not a directory")
     extra = 'transport = "lmtp"\n'
@@ -177,6 +178,12 @@ def test_check_validates_the_lmtp_section(tmp_path, capsys, lines, code, named):
     h.config_path.write_text(text)
     assert h.cli("check")[0] == code
     assert named in capsys.readouterr().err
+    if code:  # run refuses as check does, in one line, before any game starts
+        with caplog.at_level(logging.CRITICAL, logger="gm_daemon"):
+            assert h.cli("run")[0] == EX_CONFIG
+        (refusal,) = [r.getMessage() for r in caplog.records if r.levelno == logging.CRITICAL]
+        assert refusal.startswith("cannot start: ") and named in refusal, refusal
+        assert "g1" not in h.cli("status")[1]  # nothing started
 
 
 def test_lmtp_needs_smtp_for_the_replies(tmp_path, capsys):

@@ -364,7 +364,7 @@ def test_every_override_quotes_the_gms_reason(tmp_path, lang: str) -> None:
     assert set(resumed) == {ANNA, BERT, CARL, OLGA}
     for address, body in resumed.items():
         assert quoted.format("Server läuft wieder") in body
-        assert WORDS[lang]["paused_mails"] in body
+        assert (WORDS[lang]["paused_mails"] in body) == (address != OLGA)  # he sends no orders
         assert (WORDS[lang]["yours"].format(2) in body) == (address == ANNA)
         assert (WORDS[lang]["yours_one"] in body) == (address == BERT)
 
@@ -391,3 +391,24 @@ def test_without_a_reason_the_notice_says_none(tmp_path) -> None:
         h.cli("replace-player", "--game", "g1", "--player", "Carl", "--email", "c@n.test")[0] == 0
     )
     assert [m["To"] for m in h.run()] == ["c@n.test"]  # no reason: only he is written to
+
+
+@pytest.mark.parametrize(
+    ("address", "said"),
+    [
+        (BERT.upper(), f"{BERT} is Bert Bär's address in g1; every player needs his own"),
+        (OLGA, f"{OLGA} observes g1 (Olga Obacht); an address cannot play and observe"),
+    ],
+    ids=["another player's", "an observer's"],
+)
+def test_replace_player_keeps_the_configs_rules_for_addresses(
+    tmp_path, capsys, address: str, said: str
+) -> None:
+    """As the config refuses two players with one address, or a player who observes, so
+    does ``replace-player``: one mail would be the orders of two seats."""
+    h = DaemonHarness(tmp_path, games("de", observers=OBSERVER))
+    h.run()
+    assert h.cli("replace-player", "--game", "g1", "--player", "Anna", "--email", address)[0] == 1
+    assert said in capsys.readouterr().err
+    assert h.run() == []  # nobody told of anything
+    assert ANNA in h.cli("status")[1]

@@ -154,6 +154,41 @@ def test_run_with_bad_toml_refuses_in_one_line(tmp_path):
     assert_refused(done, f"config {config}: not valid TOML", "line ")
 
 
+# (case, how the config file is spoilt, fragments of the one line); "unreadable" runs as the
+# service user would: root bound by the file's mode
+CONFIG_FILE_CASES = [
+    ("unreadable", "mode 0600, another owner", ["cannot be read by user", "chmod 0640"]),
+    ("latin-1", "saved as Latin-1", ["not UTF-8 text: byte 0xfc at line 1, column 17"]),
+    ("a directory", "a directory", ["is a directory (name the config file itself)"]),
+]
+
+
+@pytest.mark.parametrize(
+    ("spoilt", "fragments"),
+    [case[1:] for case in CONFIG_FILE_CASES],
+    ids=[case[0] for case in CONFIG_FILE_CASES],
+)
+def test_a_config_file_that_cannot_be_read_refuses_in_one_line(tmp_path, spoilt, fragments):
+    text = "# Spielleiter: Jürgen\n" + config_text(tmp_path, highnoon("hn1"))
+    config = write_config(tmp_path, text)
+    prefix: list[str] = []
+    if spoilt == "saved as Latin-1":
+        config.write_bytes(text.encode("latin-1"))
+    elif spoilt == "a directory":
+        config.unlink()
+        config.mkdir()
+    else:
+        config.chmod(0o000)
+        prefix = unprivileged()
+        assert_denied(prefix, f"open({str(config)!r}).read()")
+    for command in ("check", "run"):
+        done = run_command(command, "--config", str(config), prefix=prefix)
+        assert done.returncode == EX_CONFIG and "Traceback" not in done.stderr, done.stderr
+        assert all(fragment in done.stderr for fragment in fragments), done.stderr
+    assert_refused(done, f"config {config}: ", *fragments)
+    assert not (tmp_path / "gm.sqlite").exists()  # refused before anything was touched
+
+
 def test_run_with_an_invalid_config_names_every_fault_on_one_line(tmp_path):
     broken = highnoon("hn1").replace('every = "3d"', 'every = "3 days"')
     broken = broken.replace('"hn1"', '"hn 1"', 1)

@@ -278,6 +278,22 @@ def test_the_daemon_refuses_a_newer_database_in_one_log_line_with_exit_78(
     assert refusal.exc_info is None and backup in refusal.getMessage()
 
 
+def test_check_leaves_an_older_database_alone_and_says_run_migrates_it(tmp_path: Path) -> None:
+    """``check`` is what ``systemctl reload`` runs: after the new version is installed, the
+    old daemon still writes into its database, which the new ``check`` must not migrate
+    under it. It says so, warns of nothing the migration would settle, and writes nothing."""
+    h = upgraded(tmp_path)
+    before = dump(h.database)
+    code, out = h.cli("check")
+    assert code == 0, out
+    assert f"note: daemon.database {h.database} has schema version 1;" in out
+    assert f"migrates it to {SCHEMA_VERSION} at its start" in out
+    assert "warning" not in out  # the release's games have begun: no "start has passed"
+    assert dump(h.database) == before and version(h.database) == 0
+    assert not list(tmp_path.glob("*.bak"))
+    assert h.cli("status")[0] == 0 and version(h.database) == SCHEMA_VERSION  # as ever
+
+
 # --- the games play on ------------------------------------------------------------------------
 def test_every_game_loads_and_status_shows_it(tmp_path: Path) -> None:
     h = upgraded(tmp_path)

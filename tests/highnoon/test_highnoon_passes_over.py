@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from gm_daemon import greetings
+from gm_daemon import greetings, loaded
 from gm_daemon.games import find_game
 from gm_daemon.games.highnoon.model import State
 from gm_daemon.games.highnoon.orders import passes_over
@@ -113,3 +113,20 @@ def test_lines_passed_over_change_no_answer(
 def test_what_is_passed_over(roster: str, text: str, passed: bool) -> None:
     state, seat = _state(roster, "running")
     assert passes_over(text, state, seat) is passed
+
+
+def test_the_daemons_kept_answers_follow_the_state_object_not_its_content_nor_its_id() -> None:
+    """``loaded.passes_over`` keeps each answer by the engine's and the state's ``id``, and
+    holds both objects, so no id is reused while its answer is kept. A config reloaded
+    (in the daemon, or by a test writing a new one) gives a new state object exactly when
+    the stored state changed (``Referee._state``: by the stored text); the answer depends on
+    the engine, the state, the seat and the line alone. So states made one after another,
+    the one before dropped each time, each get their own roster's answer, however often an
+    id comes round again."""
+    for number in range(200):
+        roster = "greeting-like names" if number % 2 else "plain"
+        state, seat = _state(roster, "running")
+        expected = roster == "plain"  # "Hallo" is Hallo Hase's near miss in the other
+        assert loaded.passes_over(GAME, "Hallo", state, seat) is expected
+        assert loaded.passes_over(GAME, "Hallo", state, seat) is expected  # the kept answer
+        del state

@@ -237,6 +237,30 @@ def test_a_batch_sent_again_after_a_crash_is_recognised_not_written_twice(
     assert not list((tmp_path / "tmp").iterdir())
 
 
+def test_the_first_batch_removes_what_a_crash_left_in_tmp(tmp_path: Path, files: str) -> None:
+    """A named file left in tmp/ by a crash after its link into new/ (so delivered: no
+    batch writes it again) is removed by the next sender's first batch; a file of another
+    name, and one of ours written after the sender began (another sender's, now), stay."""
+    first = MaildirSender(tmp_path)
+    asyncio.run(first.send_all([_outgoing("<a@gm.test>")]))
+    (delivered,) = (tmp_path / "new").iterdir()
+    left = tmp_path / "tmp" / delivered.name
+    os.link(delivered, left)  # the crash came before its removal from tmp/
+    os.utime(left, (time.time() - 60, time.time() - 60))
+    foreign = tmp_path / "tmp" / "1700000000.M1P2Q3.host"  # mailbox.Maildir's kind of name
+    foreign.write_bytes(b"x")
+    os.utime(foreign, (time.time() - 60, time.time() - 60))
+    again = MaildirSender(tmp_path)
+    newer = tmp_path / "tmp" / ("gm-" + "0" * 32)
+    newer.write_bytes(b"being written by another sender")
+    os.utime(newer, (time.time() + 60, time.time() + 60))
+    assert asyncio.run(again.send_all([_outgoing("<b@gm.test>")])) == [None]
+    assert sorted(f.name for f in (tmp_path / "tmp").iterdir()) == sorted(
+        [foreign.name, newer.name]
+    )
+    assert len(list((tmp_path / "new").iterdir())) == 2
+
+
 def test_send_all_refuses_a_mail_without_recipients_and_delivers_the_rest(
     tmp_path: Path, files: str
 ) -> None:

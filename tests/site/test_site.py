@@ -30,7 +30,7 @@ from tests.site.played import (
     assert_nothing_private,
     site_toml,
 )
-from tests.test_every_mail import BOARDS, PLAYERS, games_toml, send, to
+from tests.test_every_mail import BOARDS, GAMES, PLAYERS, games_toml, send, to
 
 Played = Callable[[str], SiteHarness]
 ATOM = "{http://www.w3.org/2005/Atom}"
@@ -160,6 +160,64 @@ def test_a_finished_game_names_the_phase_it_ended_in(played_game: Played, name: 
     shown = re.search(r"<dt>Phase</dt><dd>([^<]*)</dd>", page)
     assert shown is not None
     assert shown.group(1) == f"zuletzt gespielt: {html.escape(last)}"
+
+
+# every kind in its first phase; after a phase those whose game goes on after it unplayed
+# (Primtraktor's and Hexenhalma's test games are over when a round passes with no orders)
+ENDED = [(kind, 0) for kind in GAMES] + [(kind, 1) for kind in ("highnoon", "highlander",
+                                                                  "hornberg")]  # fmt: skip
+
+
+@pytest.mark.parametrize(("kind", "resolved"), ENDED, ids=[f"{k}-{n}" for k, n in ENDED])
+def test_a_game_the_gm_ended_shows_the_end_as_its_last_phase(
+    tmp_path: Path, kind: str, resolved: int
+) -> None:
+    """``gm-daemon end`` leaves a record of a phase it did not resolve: its page is the end's
+    notice (the report of a round that was not played broke the whole site in round 1)."""
+    (tmp_path / "boards").mkdir()
+    shutil.copy(BOARDS / "turm.txt", tmp_path / "boards" / "turm.txt")
+    settings, _play, seats = GAMES[kind]
+    toml = games_toml(kind, "de", settings, seats)
+    h = SiteHarness(tmp_path, toml, extra_toml=site_toml(tmp_path))
+    h.run()
+    for _ in range(resolved):
+        assert h.cli("resolve", "--game", "g")[0] == 0
+        h.run()
+    assert h.cli("end", "--game", "g", "--reason", "Saisonende")[0] == 0
+    h.run()
+    (last,) = [p for p in (h.site / "g").glob("phase-*.html") if p.stem == f"phase-{resolved + 1}"]
+    page = last.read_text()
+    assert "Der Spielleiter hat das Spiel in" in page and "„Saisonende“" in page
+    assert re.search(r"ausgewertet am \w\w \d{4}-\d\d-\d\d \d\d:\d\d CET \(UTC\+01:00\)", page)
+    game = (h.site / "g" / "index.html").read_text()
+    assert "<h2>Endstand</h2>" in game and "beendet" in game
+    # each place numbered as the mail numbers it: a shared place counts its players
+    places = ranking_places(game)
+    assert places and sum(len(names.split(", ")) for _, names in places) == seats
+    expected = 1
+    for value, names in places:
+        assert int(value) == expected, places
+        expected += len(names.split(", "))
+
+
+def ranking_places(game_page: str) -> list[tuple[str, str]]:
+    """The final ranking of a game page: (the number shown, the names) per place."""
+    return re.findall(r'<li value="(\d+)">([^<]*)</li>', game_page.split('class="ranking"')[1])
+
+
+def test_a_shared_place_is_followed_by_the_place_after_its_players(tmp_path: Path) -> None:
+    """Anna and Bert share the first place, Carla, removed, is third: as the mail says
+    ("1. Anna / Bert / 3. Carla"), not the second item of a list."""
+    toml = games_toml("highnoon", "de", HIGHNOON)
+    h = SiteHarness(tmp_path, toml, extra_toml=site_toml(tmp_path))
+    h.run()
+    assert h.cli("remove-player", "--game", "g", "--player", "Carla")[0] == 0
+    h.run()
+    assert h.cli("end", "--game", "g")[0] == 0
+    ended = h.run()
+    assert "  3. Carla" in h.body(ended[0])
+    game = (h.site / "g" / "index.html").read_text()
+    assert ranking_places(game) == [("1", "Anna, Bert"), ("3", "Carla")]
 
 
 def test_a_running_game_shows_who_has_sent_names_only(tmp_path: Path) -> None:

@@ -65,6 +65,14 @@ class Highlander:
             carried=step.carried,
         )
 
+    def rename(self, state: State, seat: str, name: str) -> State:
+        """The GM renamed the player in the config (his ``id`` kept): from now on the
+        game's texts and its reading of orders know him by ``name``."""
+        if state.name(seat) == name:
+            return state
+        names = [name if s == seat else n for s, n in zip(state.seats, state.names, strict=True)]
+        return state.model_copy(update={"names": names})
+
     # --- a player leaving, a game ended now (optional hooks) ------------------------------
     def leave(self, state: State, seat: str) -> State:
         """A player who leaves loses: the game, or in a tournament the match, goes to the

@@ -67,6 +67,16 @@ class HighNoon(RoundGame[Options, State, Orders]):
             ranking=new.ranking if new.finished else None,
         )
 
+    def rename(self, state: State, seat: str, name: str) -> State:
+        """The GM renamed the player in the config (his ``id`` kept): from now on the
+        game's texts and its reading of orders know him by ``name``."""
+        if state.player(seat).name == name:
+            return state
+        players = [
+            p.model_copy(update={"name": name}) if p.id == seat else p for p in state.players
+        ]
+        return state.model_copy(update={"players": players})
+
     # --- a player leaving, a game ended now (optional hooks) ------------------------------
     def leave(self, state: State, seat: str) -> State:
         """Out from the next round: the round now running is fought with his orders (or

@@ -94,6 +94,14 @@ class Hornberg:
     def read_header(self, text: str, state: State) -> Header | None:
         return numbered_header(text, ("Zug", "Turn"), state.turn)
 
+    def rename(self, state: State, seat: str, name: str) -> State:
+        """The GM renamed the player in the config (his ``id`` kept): from now on the
+        game's texts and its reading of orders know him by ``name``."""
+        if state.name(seat) == name:
+            return state
+        seats = [s.model_copy(update={"name": name}) if s.id == seat else s for s in state.seats]
+        return state.model_copy(update={"seats": seats})
+
     # --- a player leaving, a game ended now (optional hooks) ------------------------------
     def leave(self, state: State, seat: str) -> State:
         return rules.leave(state, seat)

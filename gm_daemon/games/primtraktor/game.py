@@ -99,6 +99,16 @@ class PrimtraktorGame(RoundGame[Options, State, Orders]):
             ranking=final,
         )
 
+    def rename(self, state: State, seat: str, name: str) -> State:
+        """The GM renamed the player in the config (his ``id`` kept): from now on the
+        game's texts and its reading of orders know him by ``name``."""
+        if state.tractor(seat).name == name:
+            return state
+        tractors = [
+            t.model_copy(update={"name": name}) if t.seat == seat else t for t in state.tractors
+        ]
+        return state.model_copy(update={"tractors": tractors})
+
     # --- a player leaving, a game ended now (optional hooks) ------------------------------
     def leave(self, state: State, seat: str) -> State:
         """Out from the next round: his tractor drives the round now running (his orders or
