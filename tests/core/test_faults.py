@@ -383,10 +383,10 @@ def test_a_mail_failing_in_a_group_is_set_aside_alone_and_the_others_answered_on
     tmp_path, monkeypatch
 ):
     """A group is handled without savepoints; the fifth of six mails fails, so its group
-    (the third to the sixth: the first chunk is one mail, and the second chunk's first
-    mail is a group alone) is rolled back and done again, up to the failing mail, with a
-    savepoint each: the failing one is set aside alone, every other mail answered once,
-    and the sixth handled in the next group."""
+    (the second to the sixth: the first chunk of a pass is one mail, the next is a group)
+    is rolled back and done again, up to the failing mail, with a savepoint each: the
+    failing one is set aside alone, every other mail answered once, and the sixth handled
+    in the next group."""
     from gm_daemon import daemon as daemon_module
     from tests.core import guessgame
 
@@ -413,9 +413,9 @@ def test_a_mail_failing_in_a_group_is_set_aside_alone_and_the_others_answered_on
         asyncio.run(daemon.run_once())
     finally:
         asyncio.run(daemon.close())
-    # mails 1 and 2 alone, 3 to 5 twice (the group done again), then 6
-    assert len(read) == 9
-    assert sum(sql == "SAVEPOINT step" for sql in statements) == 3 + 1  # 3 mails, 1 set aside
+    # mail 1 alone, 2 to 5 twice (the group done again), then 6
+    assert len(read) == 10
+    assert sum(sql == "SAVEPOINT step" for sql in statements) == 4 + 1  # 4 mails, 1 set aside
     with contextlib.closing(sqlite3.connect(h.database)) as db:
         statuses = [r[0] for r in db.execute("SELECT status FROM inbox ORDER BY id")]
         replies = db.execute(
