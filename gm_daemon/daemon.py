@@ -45,7 +45,7 @@ from gm_daemon.startup import (
     require_listening,
     require_passwords,
 )
-from gm_daemon.store import InboxRow, from_iso, iso
+from gm_daemon.store import GroupUndone, InboxRow, from_iso, iso
 
 if TYPE_CHECKING:
     from gm_daemon.intake import Intake
@@ -63,9 +63,13 @@ CHUNKS = (1, 10, 50)  # the last size repeats
 FIRST_CHUNK = CHUNKS[0]
 FETCH_CHUNK = CHUNKS[-1]
 # Mails handled in one commit (``Store.group``) during a burst, at most, and the time after
-# which a group is committed however few it holds: each waits for its group's commit
-GROUP_MAILS = 32
-GROUP_SECONDS = 0.01
+# which a group is committed however few it holds: each waits for its group's commit. A
+# fetched chunk is one group at ~0.3 ms a mail; each commit writes the pages every group
+# changes to the log again (32 mails or 10 ms: ~120 commits and 3.6 log pages a mail for
+# 1 000; now ~60 and 2.3). The sender's batches start at most every 50 ms (``BATCH_EVERY``),
+# so a reply waits for its batch longer than for its group's commit.
+GROUP_MAILS = 50
+GROUP_SECONDS = 0.02
 # How long LMTP's answering waits for the next mail of a burst before it ends its sending
 # meanwhile (the replies already handled are on their way during the wait)
 BURST_GAP = 0.05
@@ -251,7 +255,7 @@ class Daemon:
                 following = None if last else CHUNKS[min(step + 1, len(CHUNKS) - 1)]
                 marking = asyncio.ensure_future(self._mark_and_read_on(keys, following))
             try:
-                await self._process_pending()
+                await self._process_pending(alone=not step)
                 if not step and self._sending is not None:
                     await self._sending.first_out()
             finally:
@@ -275,19 +279,27 @@ class Daemon:
         return None if size is None else await self.inbox.fetch(limit=size)
 
     async def _process_pending(
-        self, sending: SendingMeanwhile | None = None, between: Pause | None = None
+        self,
+        sending: SendingMeanwhile | None = None,
+        between: Pause | None = None,
+        *,
+        alone: bool = True,
     ) -> None:
         """Intake of every stored mail not yet handled, each in a transaction of its own
         (as ``Intake.process_pending``), committed a group at a time (``Store.group``): the
-        first mail alone, so its reply is not held up, then up to ``GROUP_MAILS`` mails or
-        ``GROUP_SECONDS`` of work. After each group the sender gets its turn, and
+        first mail alone (``alone``: the first of a pass or a burst), so its reply is not
+        held up, then up to ``GROUP_MAILS`` mails or ``GROUP_SECONDS`` of work. A burst's
+        later chunks start with a whole group: their first mail's reply waits for the
+        sender's next batch anyway, and each commit writes the pages every group changes
+        (the outbox's and inbox's last pages and index pages) to the log again. After
+        each group the sender gets its turn, and
         ``between`` is awaited before the next (LMTP: until a burst's storing pauses). One
         caller at a time: a row must not be handled by the cycle and by LMTP's answering
         both."""
         sending = sending or self._sending
         async with self._handling:
             rows = self.store.unprocessed()
-            first, size = 0, 1
+            first, size = 0, 1 if alone else GROUP_MAILS
             while first < len(rows):
                 if first and between is not None:
                     await between()
@@ -299,15 +311,24 @@ class Daemon:
                 await asyncio.sleep(0)  # the coroutine waiting for it resumes in the next
 
     def _handle_group(self, rows: Sequence[InboxRow]) -> int:
-        """Handle mails in one commit until ``GROUP_SECONDS`` have passed; returns how many."""
+        """Handle mails in one commit until ``GROUP_SECONDS`` have passed; returns how many.
+        The mails' transactions are no savepoints (``Store.group(steps=False)``): nearly
+        every mail succeeds. When one fails, the group is rolled back whole and done again
+        up to that mail with a savepoint each, where it fails alone, as it always did (the
+        info lines of the mails before it are logged twice then)."""
         until = time.perf_counter() + GROUP_SECONDS
         handled = 0
-        with self.store.group():
-            for row in rows:
-                self.intake.handle(row)
-                handled += 1
-                if time.perf_counter() >= until:
-                    break
+        try:
+            with self.store.group(steps=False):
+                for row in rows:
+                    handled += 1
+                    self.intake.handle(row)
+                    if time.perf_counter() >= until:
+                        break
+        except GroupUndone:
+            with self.store.group():
+                for row in rows[:handled]:
+                    self.intake.handle(row)
         return handled
 
     # --- mail handed over by the MTA (transport "lmtp") --------------------------------
@@ -361,7 +382,7 @@ class Daemon:
                 async with sending:  # one sender for the whole burst
                     first = True
                     while await self._more_delivered(BURST_GAP):
-                        await self._process_pending(sending, self._storing_paused)
+                        await self._process_pending(sending, self._storing_paused, alone=first)
                         if first:  # as for IMAP: the first reply leaves before more is read
                             await sending.first_out()
                             first = False

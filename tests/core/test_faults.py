@@ -15,7 +15,7 @@ import pytest
 from gm_daemon.daemon import Daemon, make_transports
 from gm_daemon.mail.transport import Outgoing, SendError
 from gm_daemon.referee import Referee
-from gm_daemon.store import Store
+from gm_daemon.store import GroupUndone, Store
 from tests.core.test_daemon_flow import GAMES
 from tests.daemon_harness import DaemonHarness, until
 
@@ -335,3 +335,114 @@ def test_a_reload_of_a_config_it_cannot_read_keeps_the_running_one(tmp_path, cap
         assert daemon.config is running
     finally:
         asyncio.run(daemon.close())
+
+
+def _notes(path) -> list[str | None]:
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        return [
+            None if row is None else row[0]
+            for row in (
+                db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+                for key in ("a", "b", "c")
+            )
+        ]
+
+
+@pytest.mark.parametrize("failure", [ValueError, KeyboardInterrupt])
+def test_a_transaction_that_fails_in_a_group_without_savepoints_undoes_the_group(tmp_path, failure):
+    """Without savepoints nothing of the group can be kept apart from the failing
+    transaction: all of it is rolled back; an ``Exception`` becomes ``GroupUndone`` (which
+    no ``except Exception`` on the way swallows), anything else goes on as itself, and no
+    later transaction of that group writes anything."""
+    store = Store(tmp_path / "gm.sqlite")
+    raised = GroupUndone if issubclass(failure, Exception) else failure
+    with pytest.raises(raised), store.group(steps=False):
+        for key in ("a", "b", "c"):
+            with contextlib.suppress(Exception), store.transaction():
+                store.set_note(key, "written")
+                if key == "b":
+                    raise failure("this one fails")
+    assert not store.db.in_transaction
+    with store.transaction():  # the store is usable again, and commits on its own
+        store.set_note("c", "after")
+    store.close()
+    assert _notes(tmp_path / "gm.sqlite") == [None, None, "after"]
+
+
+def test_a_transaction_after_its_group_was_undone_is_refused(tmp_path):
+    store = Store(tmp_path / "gm.sqlite")
+    with pytest.raises(GroupUndone, match="after its group"), store.group(steps=False):
+        try:
+            with store.transaction():
+                store.set_note("a", "written")
+                raise ValueError("fails")
+        except GroupUndone:
+            pass  # someone catching it anyway: the next transaction is refused all the same
+        with store.transaction():
+            store.set_note("b", "written")
+    store.close()
+    assert _notes(tmp_path / "gm.sqlite") == [None, None, None]
+
+
+def test_a_group_without_savepoints_commits_what_succeeded(tmp_path):
+    """Nested transactions and an error outside any transaction: as with savepoints, what
+    the group did is committed at its end."""
+    store = Store(tmp_path / "gm.sqlite")
+    with pytest.raises(RuntimeError, match="outside"), store.group(steps=False):
+        with store.transaction(), store.transaction():
+            store.set_note("a", "written")
+        with store.transaction():
+            store.set_note("b", "written")
+        raise RuntimeError("a bug outside the mails' transactions")
+    store.close()
+    assert _notes(tmp_path / "gm.sqlite") == ["written", "written", None]
+
+
+def test_a_mail_failing_in_a_group_is_set_aside_alone_and_the_others_answered_once(
+    tmp_path, monkeypatch
+):
+    """A group is handled without savepoints; the fifth of six mails fails, so its group
+    (the second to the sixth: the first chunk of a pass is one mail, the next is a group)
+    is rolled back and done again, up to the failing mail, with a savepoint each: the
+    failing one is set aside alone, every other mail answered once, and the sixth handled
+    in the next group."""
+    from gm_daemon import daemon as daemon_module
+    from tests.core import guessgame
+
+    monkeypatch.setattr(daemon_module, "GROUP_SECONDS", 3600.0)  # groups by count, not time
+    h = DaemonHarness(tmp_path, GAMES)
+    h.run()
+    original, read = guessgame.GuessGame.read_orders, []
+
+    def failing_on_99(self, lines, state, seat, lang, on_file=None):
+        read.append(seat)
+        if any("99" in str(line) for line in lines):
+            raise RuntimeError("engine bug")
+        return original(self, lines, state, seat, lang)
+
+    monkeypatch.setattr(guessgame.GuessGame, "read_orders", failing_on_99)
+    guesses = ("17", "18", "19", "20", "99", "21")
+    for sender, guess in zip(("anna", "bert") * 3, guesses, strict=True):
+        code = "ANNA-1111" if sender == "anna" else "BERT-2222"
+        h.send(f"{sender}@players.test", f"Code: {code}\n{guess}")
+    daemon = Daemon(h.config_path, clock=h.clock)
+    statements: list[str] = []
+    daemon.store.db.set_trace_callback(statements.append)
+    try:
+        asyncio.run(daemon.run_once())
+    finally:
+        asyncio.run(daemon.close())
+    # mail 1 alone, 2 to 5 twice (the group done again), then 6
+    assert len(read) == 10
+    assert sum(sql == "SAVEPOINT step" for sql in statements) == 4 + 1  # 4 mails, 1 set aside
+    with contextlib.closing(sqlite3.connect(h.database)) as db:
+        statuses = [r[0] for r in db.execute("SELECT status FROM inbox ORDER BY id")]
+        replies = db.execute(
+            "SELECT purpose, recipient FROM outbox WHERE purpose != 'welcome' ORDER BY id"
+        ).fetchall()
+    assert statuses == ["done", "done", "done", "done", "shunted", "done"]
+    accepted = [r[1].split("@")[0] for r in replies if r[0] == "accepted"]
+    assert accepted == ["anna", "bert", "anna", "bert", "bert"]
+    mails = h._collect()
+    answered = [m["In-Reply-To"] for m in mails if m["In-Reply-To"]]
+    assert len(answered) == len(set(answered)) == 6  # five acknowledgements, one error note

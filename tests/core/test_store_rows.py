@@ -17,7 +17,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from gm_daemon import store as store_module
-from gm_daemon.store import GameRow, PlayerRow, Store
+from gm_daemon.store import GameRow, GroupUndone, PlayerRow, Store
 
 NOW = datetime(2026, 11, 27, 12, 0, tzinfo=UTC)
 ADDRESSES = ("anna@players.test", "bert@players.test", "new@players.test", "ANNA@players.test")
@@ -151,6 +151,24 @@ def test_a_mail_undone_inside_a_group_is_forgotten(
             _read(kept)
             raise RuntimeError("the mail failed")
         assert _read(kept) == before
+    assert _read(kept) == before == _truth(tmp_path)
+
+
+@pytest.mark.parametrize("change", CHANGES, ids=list(CHANGES))
+def test_a_group_without_savepoints_undone_is_forgotten(
+    kept: Store, tmp_path: Path, change: str
+) -> None:
+    """A mail failing in a group without savepoints undoes the whole group, the changes of
+    the mails before it too: nothing of it may still be handed out."""
+    before = _read(kept)
+    with pytest.raises(GroupUndone), kept.group(steps=False):
+        with kept.transaction():  # a mail before, which succeeded
+            kept.set_held("g1", "changed by the mail before")
+            _read(kept)
+        with kept.transaction():
+            CHANGES[change](kept)
+            _read(kept)
+            raise RuntimeError("the mail failed")
     assert _read(kept) == before == _truth(tmp_path)
 
 
