@@ -267,6 +267,34 @@ def test_a_misspelt_centre_gets_a_guess_and_an_unknown_one_the_list() -> None:
     assert english[0].fix is not None and english[0].fix.guess
 
 
+@pytest.mark.parametrize(
+    "written",
+    [
+        "ZENTREN: Lon Lvp Edi Bre Par Mar Spa Por Bel Hol Kie Ber Mün Den Nwy",
+        "Zentren Lon Lvp Edi Bre Par Mar Spa Por Bel Hol Kie Ber Mün Den Nwy",
+        "CENTRES: Lon Lvp Edi, Bre Par Mar; Spa Por Bel Hol\nKie Ber Munich Den Nwy",
+    ],
+)
+def test_a_ballot_without_commas_is_read_word_by_word(written: str) -> None:
+    """A hurried player leaves out the commas (and the colon): the list is E1's."""
+    state = position({"step": "ballot"})
+    expected = read(state, "P1", E1).orders.centres
+    assert read(state, "P1", written).orders.centres == expected
+
+
+def test_a_typo_in_a_ballot_without_commas_is_its_own_entry() -> None:
+    """The misspelt word is named alone, with its guess; the others count (no "1 centre");
+    a misspelt two-word name stays one entry."""
+    ballot = position({"step": "ballot"})
+    written = "ZENTREN: Lon Lvp Edi Bre Par Mar Spa Por Bel Hol Kie Ber Mnu Den Nwy"
+    [found] = rejected(ballot, "P1", written).problems
+    assert found.message == "„Mnu“ ist kein bekanntes Versorgungszentrum."
+    assert found.fix is not None and found.fix.right == "MUN"
+    assert read(ballot, "P1", found.fix.applied(found.source)).orders.centres
+    [found, *_] = rejected(ballot, "P1", "ZENTREN: St. Peterburg, Lon").problems
+    assert found.fix is not None and found.fix.right == "STP"
+
+
 def test_a_guess_is_never_a_centre_the_list_names_already() -> None:
     """Issue 20: "Akn" beside Con was guessed as CON, and the list sent back named CON twice."""
     ballot = position({"step": "ballot"})

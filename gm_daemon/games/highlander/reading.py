@@ -66,7 +66,7 @@ _STEP_WORDS = {
 }
 _SECTION = re.compile(r"^\s*(?:brett|board)\s+(?P<name>[ab])\s*:?\s*$", re.IGNORECASE)
 _LIST = re.compile(
-    r"^\s*(?P<word>zentren|centres|centers|aufstellung|setup|einheiten|units)\s*:\s*(?P<rest>.*)$",
+    r"^\s*(?P<word>zentren|centres|centers|aufstellung|setup|einheiten|units)\b\s*:?\s*(?P<rest>.*)$",
     re.IGNORECASE,
 )
 _DRAW = {"remis": True, "draw": True, "kein remis": False, "no draw": False}
@@ -245,9 +245,26 @@ def _items(mail: _Mail, body: Sequence[Line]) -> list[tuple[Line, str]]:
 # --- the set-up --------------------------------------------------------------------------
 
 
+def _words_apart(items: list[tuple[Line, str]]) -> list[tuple[Line, str]]:
+    """A ballot written without commas ("ZENTREN: ANK BEL BER"): an entry that names no
+    place as a whole but of whose words two or more name a place is one entry per word, so
+    a misspelt one among them ("MRA") gets its own guess. "St. Petersburg" stays one entry
+    (it names a place as a whole), and so does "St. Peterburg" (no two words name one)."""
+    b = boards.board()
+    apart = []
+    for line, entry in items:
+        words = entry.split()
+        named = sum(1 for w in words if b.lookup(w) is not None)
+        if named >= 2 and b.lookup(entry) is None:
+            apart += [(line, word) for word in words]
+        else:
+            apart.append((line, entry))
+    return apart
+
+
 def _ballot(mail: _Mail, body: Sequence[Line]) -> Orders:
     centres, unread = [], 0
-    items = _items(mail, body)
+    items = _words_apart(_items(mail, body))
     named = [c for _, entry in items if isinstance(c := setup.centre_of(entry), str)]
     for line, entry in items:
         found = setup.centre_of(entry, taken=named)
