@@ -103,7 +103,8 @@ def test_lines_passed_over_change_no_answer(
         ("plain", "Viele Grüße, Anna", False),  # a player's name: a bare name in a duel
         ("plain", "Anna", False),
         ("plain", "Herausforderungen: keine", False),
-        ("plain", "Danke!", False),  # no list of names: the grammar refuses it
+        ("plain", "Danke!", True),  # its "!" is punctuation, as "Danke." (games.text)
+        ("plain", "Danke :-)", False),  # no list of names: the grammar refuses it
         ("greeting-like names", "Hallo", False),  # Hallo Hase
         ("greeting-like names", "Gruß", False),  # Gruss
         ("a near miss", "Gruß", False),  # Grus: "Meinten Sie Grus?" among the challenges

@@ -22,6 +22,7 @@ from gm_daemon.games.hexenhalma.guide import format_lines
 from gm_daemon.games.hexenhalma.model import Orders, StepOrder, WitchOrder
 from gm_daemon.games.hexenhalma.words import say
 from gm_daemon.games.protocol import Accepted, Lang, Line, OrdersRejected, Problem, ProblemKind
+from gm_daemon.games.text import without_full_stop
 from gm_daemon.grammar import parser
 
 _DIRECTIONS = {"n": "N", "o": "E", "e": "E", "s": "S", "w": "W"}
@@ -122,7 +123,7 @@ def _direction(here: str, there: str) -> str:
 
 def parse_line(text: str) -> tuple[int, str, list[StepOrder]]:
     """One witch line; raises UnexpectedInput or NotAPath."""
-    tree = order_parser().parse(text)
+    tree = order_parser().parse(without_full_stop(text))
     try:
         return _Build().transform(tree)
     except VisitError as exc:

@@ -49,7 +49,7 @@ from gm_daemon.games.protocol import (
     Problem,
     ProblemKind,
 )
-from gm_daemon.games.text import fold
+from gm_daemon.games.text import fold, without_full_stop
 
 _HEADER = re.compile(r"^\s*phase\s*[:=]?\s*(?P<value>.*?)\s*$", re.IGNORECASE)
 _YEAR_STEP = re.compile(r"^(?P<year>\d{4})\s*[.,]?\s*(?P<step>[a-zäöüß ]+?)\.?$", re.IGNORECASE)
@@ -349,7 +349,7 @@ def _year(mail: _Mail, body: Sequence[Line]) -> Orders:
 
 def _read(mail: _Mail, line: Line, ctx: _Context) -> Order | None:
     try:
-        return read_order(line.text, boards.board())
+        return read_order(without_full_stop(line.text), boards.board())
     except OrderError as exc:
         hint = exc.hint or (mail.say("province_hint") if "province" in exc.message else "")
         fix = None

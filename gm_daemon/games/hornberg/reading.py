@@ -26,7 +26,7 @@ from gm_daemon.games.hornberg.resolve import first_legal
 from gm_daemon.games.hornberg.texts import say
 from gm_daemon.games.hornberg.written import Ignored, Item, PlanHead, ToWritten, Written
 from gm_daemon.games.protocol import Accepted, Fix, Line, OrdersRejected, Problem, ProblemKind
-from gm_daemon.games.text import fold
+from gm_daemon.games.text import fold, without_full_stop
 from gm_daemon.grammar import parser
 
 # Typical mistakes (folded); the table grows with every confusing mail a player sends.
@@ -71,7 +71,7 @@ def parse_line(text: str) -> list[Item]:
 
 
 def _strip_comment(text: str) -> str:
-    return text.split("#", 1)[0].strip()
+    return without_full_stop(text.split("#", 1)[0].strip())
 
 
 def _offending_word(folded: str, error: UnexpectedInput) -> str:

@@ -17,7 +17,7 @@ from gm_daemon.games.kit import names
 from gm_daemon.games.primtraktor.model import Direction, Leg, State
 from gm_daemon.games.primtraktor.texts import say
 from gm_daemon.games.protocol import Line, Problem, ProblemKind, Seat
-from gm_daemon.games.text import fold
+from gm_daemon.games.text import fold, without_full_stop
 from gm_daemon.grammar import parser
 
 COMMAND_WORDS = {"fertig", "done", "ende", "end"}  # daemon commands that may reach us
@@ -125,6 +125,7 @@ def read_line(line: Line, seats: Sequence[Seat], lang: str) -> ReadLine:
     or a leg too many: every bad piece becomes its own problem (``LineProblems``).
     """
     name, rest = _strip_bare_name(line, seats)
+    rest = without_full_stop(rest)
     try:
         tree = parser("primtraktor").parse(rest)
     except UnexpectedInput as exc:
