@@ -90,6 +90,7 @@ def test_e5_invalid_witch_is_kept_home_and_named_with_the_reason() -> None:
         ("Hexe 1: B7 | N+Kugelblitz, N+Müde, N4", [["N", "N", "N", "N", "N", "N"]]),
         ("Hexe 1: B7–B6–B5", [["N", "N"]]),
         ("Hexe 1: B7 | N, N+B(C3), N4", [["N", "N", "N", "N", "N", "N"]]),
+        ("Hexe 1: B7 | Norden 2, Osten, Westen, Sueden, N", [["N", "N", "E", "W", "S", "N"]]),
     ],
 )
 def test_spellings_players_use(text: str, expected: list[list[str]]) -> None:

@@ -58,6 +58,8 @@ def rejected(state: State, seat: str, *texts: str, lang: str = "de") -> list[Pro
         ("bert", "N+O+S+W+", "N+ E+ S+ W+"),
         ("bert", "Ost – ,  Nord =", "E- N="),
         ("bert", "B. Bremser: n+", "N+"),
+        ("bert", "Norden+, Osten+, Süden-, Westen", "N+ E+ S- W="),
+        ("bert", "sueden+ suden- NORDEN=", "S+ S- N="),
     ],
 )
 def test_pt7_all_spellings_of_the_seed_and_the_spec(state, seat, text, expected):

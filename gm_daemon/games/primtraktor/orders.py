@@ -93,7 +93,11 @@ def _problem(line: Line, kind: ProblemKind, message: str, hint: str) -> LineProb
     return LineProblem(Problem(line.no, line.text, kind, message, hint))
 
 
-_DIRECTION_WORD = re.compile(r"(nord|north|n|ost|east|o|e|süd|sued|sud|south|s|west|w)(?!\w)", re.I)
+_DIRECTION_WORD = re.compile(
+    r"(norden|nord|north|n|osten|ost|east|o|e|süden|sueden|suden|süd|sued|sud|south|s|westen|west|w)"
+    r"(?!\w)",
+    re.I,
+)
 
 
 def _strip_bare_name(line: Line, seats: Sequence[Seat]) -> tuple[str, str]:
