@@ -98,6 +98,36 @@ def test_spellings_players_use(text: str, expected: list[list[str]]) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "lang", "message", "right"),
+    [
+        (
+            "Hexe 1: B7 - N6",
+            "de",
+            "„N6“ ist kein Feld dieses Bretts (Spalten A–E, Zeilen 1–7).",
+            "Hexe 1: B7 | N6",
+        ),
+        (
+            "Witch 1: B7 – n6.",
+            "en",
+            '"N6" is no field of this board (columns A–E, rows 1–7).',
+            "Witch 1: B7 | n6",
+        ),
+    ],
+)
+def test_a_step_after_a_dash_is_offered_after_a_bar(
+    text: str, lang: str, message: str, right: str
+) -> None:
+    """Written "B7 - N6", meant the relative form: the line with "|" is what would be right,
+    and it is accepted when sent back."""
+    with pytest.raises(OrdersRejected) as caught:
+        GAME.read_orders(mail_lines(text), STATE, "anna", lang)
+    (problem,) = caught.value.problems
+    assert problem.message == message and problem.hint.startswith(right)
+    assert problem.fix is not None and problem.fix.right == right
+    GAME.read_orders(mail_lines(problem.fix.applied(text)), STATE, "anna", lang)
+
+
+@pytest.mark.parametrize(
     ("text", "lang", "kind", "message", "hint"),
     [
         ("Hexe 1: B7 | N, X, N", "de", ProblemKind.SYNTAX, "ab Spalte 17: „X, N“", "Hexe 1: B7 |"),
@@ -108,6 +138,9 @@ def test_spellings_players_use(text: str, expected: list[list[str]]) -> None:
         ("Hexe 3: B7 | N6", "de", ProblemKind.ILLEGAL, "keine Hexe 3", "Hexen mit 1 und 2"),
         ("Witch 3: B7 | N6", "en", ProblemKind.ILLEGAL, "no witch 3", "witches 1 and 2"),
         ("Hexe 1: B7 | N+", "de", ProblemKind.SYNTAX, "sie endet zu früh", "+K/+M/+I"),
+        # a field off the board after "-" is not offered as a jump ("~Z9"): no field either
+        ("Hexe 1: B7-Z9", "de", ProblemKind.SYNTAX, "„Z9“ ist kein Feld dieses Bretts", "B7 | N+I"),
+        ("Witch 1: B7-Z9", "en", ProblemKind.SYNTAX, '"Z9" is no field of this board', "B7 | N+I"),
     ],
 )
 def test_unreadable_lines_reject_the_mail_with_a_hint(
