@@ -93,18 +93,26 @@ def greeting_lines(lines: Sequence[Line], refused: set[int]) -> list[Line]:
     return found
 
 
+class OnlyGreetings(Exception):
+    """Every line of the mail is a greeting or a closing ("Hallo", "Danke!", "Gruß, Anna"):
+    there are no orders in it. Left to a game, an empty list reads as orders of nothing
+    (High Noon: no shots, no challenges) and would replace the orders on file; the mail is
+    answered as one without order lines instead."""
+
+
 def read_orders(
     engine: AnyGame, lines: list[Line], state: Any, seat: str, lang: str, on_file: object = None
 ) -> Accepted[Any]:
     """The engine's ``read_orders``; when it refuses lines that read as a greeting or a
     closing ("Hallo", "Danke!", "Viele Grüße, Anna"), the mail is read again without them
-    and each is noted in the reply. A line the engine accepts is never dropped: it may be
-    an order. When the mail is refused even so, the greetings are left out of the problems
-    and noted below them. An engine that skips such a line itself with a warning of its own
-    ("„Hallo“ is no player") gets that warning said the same way as everywhere else; one
-    that says so beforehand (``passes_over``) is not given the line at all, since its
-    warning would be replaced anyway (a greeting and a closing in nearly every mail cost
-    High Noon more than its orders)."""
+    and each is noted in the reply (a mail of nothing else raises ``OnlyGreetings``). A
+    line the engine accepts is never dropped: it may be an order. When the mail is refused
+    even so, the greetings are left out of the problems and noted below them. An engine
+    that skips such a line itself with a warning of its own ("„Hallo“ is no player") gets
+    that warning said the same way as everywhere else; one that says so beforehand
+    (``passes_over``) is not given the line at all, since its warning would be replaced
+    anyway (a greeting and a closing in nearly every mail cost High Noon more than its
+    orders)."""
     passed = _passed_over(engine, lines, state, seat)
     given = [line for line in lines if line.no not in passed] if passed else lines
     try:
@@ -113,7 +121,17 @@ def read_orders(
         refused.warnings = _said_as_greetings(refused.warnings, lines, lang, passed)
         raise
     accepted.warnings = _said_as_greetings(accepted.warnings, lines, lang, passed)
+    if _nothing_but_greetings(lines, accepted.warnings, lang):
+        raise OnlyGreetings()
     return accepted
+
+
+def _nothing_but_greetings(lines: list[Line], warnings: list[Problem], lang: str) -> bool:
+    """Whether every written line of the mail got the greeting note (the engine read none
+    of them as an order)."""
+    written = {line.no for line in lines if line.text.strip()}
+    noted = {w.line for w in warnings if w == _greeting_note(w.line or 0, w.source, lang)}
+    return bool(written) and written <= noted
 
 
 def _passed_over(engine: AnyGame, lines: list[Line], state: Any, seat: str) -> set[int]:
@@ -147,6 +165,8 @@ def _read_past_greetings(
             raise
     taken = {id(line) for line in greetings}
     rest = [line for line in given if id(line) not in taken]
+    if not any(line.text.strip() for line in rest):
+        raise OnlyGreetings()
     notes = _greeting_notes(greetings, lang)
     try:
         accepted = engine.read_orders(rest, state, seat, lang, on_file)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from gm_daemon.games.protocol import Line, OrdersRejected
-from gm_daemon.greetings import is_greeting, read_orders
+from gm_daemon.greetings import OnlyGreetings, is_greeting, read_orders
 from gm_daemon.texts import warnings_text
 from tests.test_every_problem import _start
 
@@ -55,6 +55,26 @@ def test_a_refused_mail_names_its_problems_and_not_the_greeting(kind: str) -> No
     assert 2 in lines and 1 not in lines and 3 not in lines
     notes = warnings_text(caught.value.warnings, "de")
     assert "Zeile 3: „Danke!“ als Gruß gelesen" in notes
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize(
+    ("lang", "text"),
+    [
+        ("de", "Hallo Spielleiter,\n\nViele Grüße\nAnna"),
+        ("de", "Danke!"),
+        ("de", "Hallo,\n\nGruß"),
+        ("en", "Hello,\n\nBest regards\nAnna"),
+        ("en", "Thanks!\nCheers"),
+    ],
+)
+def test_a_mail_of_nothing_but_greetings_holds_no_orders(kind: str, lang: str, text: str) -> None:
+    """Not read as orders of nothing (High Noon took it for no shots and no challenges and
+    replaced the orders on file), nor refused as a mistake: intake answers it as a mail
+    without orders (guards.no_orders), and the orders on file stay."""
+    game, state, seat = _start(kind)
+    with pytest.raises(OnlyGreetings):
+        read_orders(game, _lines(text), state, seat, lang)
 
 
 @pytest.mark.parametrize(
