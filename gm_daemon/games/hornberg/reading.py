@@ -70,6 +70,15 @@ def parse_line(text: str) -> list[Item]:
     return ToWritten().transform(tree)
 
 
+def plays_on_line(text: str) -> bool:
+    """Whether the line holds a play (a turn header may carry one)."""
+    try:
+        items = parse_line(_strip_comment(text))
+    except UnexpectedInput:
+        return False
+    return any(isinstance(item, Written) for item in items)
+
+
 def _strip_comment(text: str) -> str:
     return without_full_stop(text.split("#", 1)[0].strip())
 
