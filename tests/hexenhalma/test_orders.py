@@ -67,6 +67,14 @@ def test_e4_english_words_and_a_planned_own_bann() -> None:
     assert [s.walk for s in orders.witches[1].steps] == ["N", "W", "W", "N", "E", "N"]
 
 
+@pytest.mark.parametrize(
+    "text", ["Hexe 1: B7 | N+Bann C3, N5", "Hexe 1: B7 | N+B C3 N5", "Witch 1: B7-B6[banish C3]"]
+)
+def test_a_bann_target_may_follow_after_a_space(text: str) -> None:
+    """As "BZ E3" for a jump: a hurried "+B C3" is "+B>C3"."""
+    assert read(STATE, "anna", text).witches[0].steps[0].bann == "C3"
+
+
 def test_e5_invalid_witch_is_kept_home_and_named_with_the_reason() -> None:
     accepted = GAME.read_orders(mail_lines(E5), STATE, "anna", "de")
     (witch,) = accepted.orders.witches
@@ -91,6 +99,8 @@ def test_e5_invalid_witch_is_kept_home_and_named_with_the_reason() -> None:
         ("Hexe 1: B7–B6–B5", [["N", "N"]]),
         ("Hexe 1: B7 | N, N+B(C3), N4", [["N", "N", "N", "N", "N", "N"]]),
         ("Hexe 1: B7 | Norden 2, Osten, Westen, Sueden, N", [["N", "N", "E", "W", "S", "N"]]),
+        ("Hexe 1: B7 | N+Bann C3, N5", [["N", "N", "N", "N", "N", "N"]]),
+        ("Witch 1: B7-B6[banish C3]-B5", [["N", "N"]]),
     ],
 )
 def test_spellings_players_use(text: str, expected: list[list[str]]) -> None:
