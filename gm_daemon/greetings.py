@@ -44,6 +44,32 @@ _WORD = r"[^\W\d_](?:[^\W\d]|[.'’-])*"
 _NAME = re.compile(rf"^{_WORD}(?:\s+{_WORD}){{0,2}}[\s,.!]*$")
 
 
+# An introduction to the orders ("Hier meine Befehle:", "Korrektur:", "My new orders:"):
+# words of this small list only, at least one of them naming the orders, nothing else on
+# the line. A heading a game reads ("Duelle:", "ZENTREN:", "PLAN:") is never asked about.
+_INTRO_HEADS = frozenset((
+    "befehle", "befehl", "zuege", "zug", "spielzug", "korrektur", "korrekturen", "aenderung",
+    "nachtrag", "orders", "order", "moves", "move", "correction", "corrections", "change",
+    "changes", "update",
+))  # fmt: skip
+_INTRO_WORDS = _INTRO_HEADS | frozenset((
+    "hier", "sind", "ist", "meine", "mein", "meiner", "die", "der", "das", "neue", "neuen",
+    "korrigierte", "korrigierten", "geaenderte", "aktuelle", "bitte", "folgende", "zu", "here",
+    "are", "is", "my", "the", "new", "corrected", "changed", "updated", "please", "following",
+    "of",
+))  # fmt: skip
+_INTRO = re.compile(r"^[a-z ]+[:.!]?$")
+
+
+def is_introduction(text: str) -> bool:
+    """Whether a whole line introduces the orders below it and says nothing itself."""
+    folded = fold(text).strip()
+    if len(folded) > _REMEMBERED_LENGTH or not _INTRO.match(folded):
+        return False
+    words = folded.rstrip(":.!").split()
+    return bool(words) and set(words) <= _INTRO_WORDS and not _INTRO_HEADS.isdisjoint(words)
+
+
 def is_greeting(text: str) -> bool:
     """Whether a whole line reads as a greeting or closing, optionally with a name."""
     return _is_greeting(text) if len(text) <= _REMEMBERED_LENGTH else _greets(text)
@@ -73,7 +99,8 @@ def _is_name(text: str) -> bool:
 
 
 def greeting_lines(lines: Sequence[Line], refused: set[int]) -> list[Line]:
-    """The refused lines that are greetings, with a lone name right under a closing line
+    """The refused lines that are greetings or introductions ("Hier meine Befehle:"), with
+    a lone name right under a closing line
     ("Viele Grüße," then "Anna") counted as part of it. (``lines`` are one mail's, each its
     own object and number: a line is found or left by what it is, not by an equal one.)"""
     found: list[Line] = []
@@ -86,9 +113,10 @@ def greeting_lines(lines: Sequence[Line], refused: set[int]) -> list[Line]:
             and bool(found)
             and found[-1] is above  # found in order: only the last can be the line above
             and not _SALUTATIONS.match(fold(above.text).strip())
+            and not is_introduction(above.text)
             and _is_name(line.text)
         )
-        if signed or is_greeting(line.text):
+        if signed or is_greeting(line.text) or is_introduction(line.text):
             found.append(line)
     return found
 
@@ -191,7 +219,8 @@ def _greeting_note(no: int, text: str, lang: str) -> Problem:
 
 def _note(no: int, text: str, lang: str) -> Problem:
     quoted = phrase(lang, "quoted", text=text.strip())
-    return Problem(no, text, ProblemKind.SYNTAX, phrase(lang, "greeting_skipped", text=quoted))
+    key = "introduction_skipped" if is_introduction(text) else "greeting_skipped"
+    return Problem(no, text, ProblemKind.SYNTAX, phrase(lang, key, text=quoted))
 
 
 _remembered_note = lru_cache(maxsize=1024)(_note)

@@ -65,6 +65,8 @@ def _mail(rng: random.Random, state: State, seat: str, lang: str) -> list[Line]:
 def _answer(lines: list[Line], state: State, seat: str, lang: str) -> tuple[Any, ...]:
     try:
         accepted = greetings.read_orders(GAME, lines, state, seat, lang)
+    except greetings.OnlyGreetings:  # answered as a mail without orders
+        return ("only greetings",)
     except OrdersRejected as refused:
         return ("rejected", refused.problems, refused.warnings)
     return ("accepted", accepted.orders.model_dump(), accepted.warnings)
