@@ -355,6 +355,22 @@ def test_a_unit_without_an_order_is_offered_its_hold() -> None:
     assert read(state, "P1", problem.fix.right).orders.boards == {"A": ["A BEL H"]}
 
 
+def test_orders_apart_by_commas_on_one_line_are_read_one_by_one() -> None:
+    """A hurried "A Par - Bur, F Bre - Mao; A Mar H." is three orders; a faulty one among
+    them is named alone, and its fix mends only it."""
+    units = {"P1": "A PAR, F BRE, A MAR"}
+    state = position({"step": "movement", "year": 1902, "A": {"units": units}})
+    orders = read(state, "P1", "A Par - Bur, F Bre - Mao; A Mar H.").orders
+    assert orders.boards == {"A": ["A PAR - BUR", "F BRE - MAO", "A MAR H"]}
+    written = "A Par - Bur, A Mar"
+    [problem] = rejected(state, "P1", written).problems
+    assert (problem.line, problem.source) == (1, "A Mar")
+    assert problem.fix is not None and problem.fix.applied(written) == "A Par - Bur, A Mar H"
+    assert read(state, "P1", problem.fix.applied(written)).orders.boards == {
+        "A": ["A PAR - BUR", "A MAR H"]
+    }
+
+
 def test_each_removal_line_gets_its_own_fault() -> None:
     """Issue 20 (with the builds in tc-hl-4): one removal due; the same unit twice is said
     so, a unit of another player is his fault, and neither counts as a second removal."""

@@ -337,7 +337,7 @@ def _year(mail: _Mail, body: Sequence[Line]) -> Orders:
         check = _CHECKS[mail.state.step]
         texts = []
         context = _Context(board, mail.seat)
-        for line in lines:
+        for line in _one_order_each(lines):
             order = _read(mail, line, context)
             if order is not None:
                 text = check(mail, context, line, order)
@@ -345,6 +345,30 @@ def _year(mail: _Mail, body: Sequence[Line]) -> Orders:
                     texts.append(text)
         orders.boards[name] = texts
     return orders
+
+
+def _one_order_each(lines: Sequence[Line]) -> list[Line]:
+    """Orders written on one line, apart by commas or semicolons ("A Par - Bur, F Bre -
+    Mao"): each read as a line of its own, with the line's number, when the line is no
+    order as a whole and a piece is one (a faulty piece is then named on its own, "F Bre -
+    Xyz", not the line from its comma on). Anything else stays as written."""
+    apart = []
+    for line in lines:
+        text = without_full_stop(line.text)
+        pieces = [piece.strip() for piece in re.split(r"[,;]", text)]
+        if len(pieces) > 1 and all(pieces) and not _reads(text) and any(map(_reads, pieces)):
+            apart += [Line(line.no, piece) for piece in pieces]
+        else:
+            apart.append(line)
+    return apart
+
+
+def _reads(text: str) -> bool:
+    try:
+        read_order(text, boards.board())
+    except OrderError:
+        return False
+    return True
 
 
 def _read(mail: _Mail, line: Line, ctx: _Context) -> Order | None:
@@ -357,7 +381,8 @@ def _read(mail: _Mail, line: Line, ctx: _Context) -> Order | None:
         if exc.guess is not None:
             hint, fix = _guess(mail, ctx, line, exc.guess[0])
         elif _bare_unit(mail, ctx, line):  # "A Bel": the unit without an order
-            fix = Fix(f"{line.text.strip()} {mail.say('hold_word')}")
+            written = line.text.strip()  # in place of the order as written: one of several
+            fix = Fix(f"{written} {mail.say('hold_word')}", written)
             message, hint = mail.say("bare_unit"), mail.say("bare_unit_hint", order=fix.right)
         mail.add(line, exc.kind, message, mail.engine(hint), fix)
         return None
