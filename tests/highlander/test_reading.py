@@ -371,6 +371,24 @@ def test_orders_apart_by_commas_on_one_line_are_read_one_by_one() -> None:
     }
 
 
+@pytest.mark.parametrize(
+    ("step", "lang", "hint"),
+    [
+        ("adjustments", "de", "Schreiben Sie z. B. Baue F Kie, Entferne A Ber oder Verzicht."),
+        ("adjustments", "en", "Write e.g. Build F Kie, Remove A Ber or Waive."),
+        ("retreats", "de", "Schreiben Sie z. B. A Gal - Boh oder A Gal D (auflösen)."),
+        ("movement", "de", "Ein Befehl beginnt mit der Einheit, z. B. A Par - Bur"),
+    ],
+)
+def test_a_line_without_a_unit_is_shown_the_form_of_this_phase(
+    step: str, lang: str, hint: str
+) -> None:
+    """ "Keine Bauten" in the adjustments was shown a move ("A Par - Bur") as the form."""
+    state = position({"step": step, "year": 1902, "A": {"units": {"P1": "A PAR"}}})
+    [problem] = rejected(state, "P1", "Keine Bauten", lang).problems
+    assert problem.hint == hint
+
+
 def test_each_removal_line_gets_its_own_fault() -> None:
     """Issue 20 (with the builds in tc-hl-4): one removal due; the same unit twice is said
     so, a unit of another player is his fault, and neither counts as a second removal."""

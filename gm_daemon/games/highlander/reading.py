@@ -347,6 +347,10 @@ def _year(mail: _Mail, body: Sequence[Line]) -> Orders:
     return orders
 
 
+# the adjudicator's hint for a line that does not start with a unit: its example moves
+_UNIT_FIRST = re.compile(r"an order starts with the unit\b")
+
+
 def _one_order_each(lines: Sequence[Line]) -> list[Line]:
     """Orders written on one line, apart by commas or semicolons ("A Par - Bur, F Bre -
     Mao"): each read as a line of its own, with the line's number, when the line is no
@@ -384,7 +388,10 @@ def _read(mail: _Mail, line: Line, ctx: _Context) -> Order | None:
             written = line.text.strip()  # in place of the order as written: one of several
             fix = Fix(f"{written} {mail.say('hold_word')}", written)
             message, hint = mail.say("bare_unit"), mail.say("bare_unit_hint", order=fix.right)
-        mail.add(line, exc.kind, message, mail.engine(hint), fix)
+        shown = mail.engine(hint)
+        if _UNIT_FIRST.match(hint) and mail.state.step != "movement":  # a movement order
+            shown = mail.say(f"hint_{mail.state.step}")  # is no example in this phase
+        mail.add(line, exc.kind, message, shown, fix)
         return None
 
 
