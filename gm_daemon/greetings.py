@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Any
 
 from gm_daemon.games.protocol import Accepted, Line, OrdersRejected, Problem, ProblemKind
-from gm_daemon.games.text import fold
+from gm_daemon.games.text import fold, introduces_orders
 from gm_daemon.loaded import AnyGame, passes_over
 from gm_daemon.texts import phrase
 
@@ -44,30 +44,11 @@ _WORD = r"[^\W\d_](?:[^\W\d]|[.'’-])*"
 _NAME = re.compile(rf"^{_WORD}(?:\s+{_WORD}){{0,2}}[\s,.!]*$")
 
 
-# An introduction to the orders ("Hier meine Befehle:", "Korrektur:", "My new orders:"):
-# words of this small list only, at least one of them naming the orders, nothing else on
-# the line. A heading a game reads ("Duelle:", "ZENTREN:", "PLAN:") is never asked about.
-_INTRO_HEADS = frozenset((
-    "befehle", "befehl", "zuege", "zug", "spielzug", "korrektur", "korrekturen", "aenderung",
-    "nachtrag", "orders", "order", "moves", "move", "correction", "corrections", "change",
-    "changes", "update",
-))  # fmt: skip
-_INTRO_WORDS = _INTRO_HEADS | frozenset((
-    "hier", "sind", "ist", "meine", "mein", "meiner", "die", "der", "das", "neue", "neuen",
-    "korrigierte", "korrigierten", "geaenderte", "aktuelle", "bitte", "folgende", "zu", "here",
-    "are", "is", "my", "the", "new", "corrected", "changed", "updated", "please", "following",
-    "of",
-))  # fmt: skip
-_INTRO = re.compile(r"^[a-z ]+[:.!]?$")
-
-
 def is_introduction(text: str) -> bool:
-    """Whether a whole line introduces the orders below it and says nothing itself."""
-    folded = fold(text).strip()
-    if len(folded) > _REMEMBERED_LENGTH or not _INTRO.match(folded):
-        return False
-    words = folded.rstrip(":.!").split()
-    return bool(words) and set(words) <= _INTRO_WORDS and not _INTRO_HEADS.isdisjoint(words)
+    """Whether a whole line introduces the orders below it ("Hier meine Befehle:",
+    "Korrektur:", "My new orders:") and says nothing itself; a heading a game reads
+    ("Duelle:", "ZENTREN:", "PLAN:") is never asked about."""
+    return len(text) <= _REMEMBERED_LENGTH and introduces_orders(text)
 
 
 def is_greeting(text: str) -> bool:

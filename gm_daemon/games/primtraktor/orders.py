@@ -17,7 +17,7 @@ from gm_daemon.games.kit import names
 from gm_daemon.games.primtraktor.model import Direction, Leg, State
 from gm_daemon.games.primtraktor.texts import say
 from gm_daemon.games.protocol import Line, Problem, ProblemKind, Seat
-from gm_daemon.games.text import fold, without_full_stop
+from gm_daemon.games.text import fold, introduces_orders, without_full_stop
 from gm_daemon.grammar import parser
 
 COMMAND_WORDS = {"fertig", "done", "ende", "end"}  # daemon commands that may reach us
@@ -222,8 +222,8 @@ def check_names(read: ReadLine, seats: Sequence[Seat], seat: str, lang: str) -> 
     own_name = own.name if own else seat
     players = names.of_seats(seats)
     for name in read.names:
-        if fold(name).replace(" ", "") in MOVES_LABELS:
-            continue
+        if fold(name).replace(" ", "") in MOVES_LABELS or introduces_orders(name):
+            continue  # "Züge:", "Meine Züge:", "Korrektur:"
         matches = players.find(name)
         if seat in matches:
             continue
