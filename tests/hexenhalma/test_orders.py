@@ -122,13 +122,26 @@ def test_spellings_players_use(text: str, expected: list[list[str]]) -> None:
             '"N6" is no field of this board (columns A–E, rows 1–7).',
             "Witch 1: B7 | n6",
         ),
+        # the start field and the steps without the "|" between them
+        (
+            "Hexe 1 B7 N6",
+            "de",
+            "Diese Zeile verstehe ich nicht (ab Spalte 11: „N6“).",
+            "Hexe 1: B7 | N6",
+        ),
+        (
+            "Witch 1: B7, N+I, N5",
+            "en",
+            'I cannot read this line (from column 12: ", N+I, N5").',
+            "Witch 1: B7 | N+I, N5",
+        ),
     ],
 )
-def test_a_step_after_a_dash_is_offered_after_a_bar(
+def test_steps_without_their_bar_are_offered_after_one(
     text: str, lang: str, message: str, right: str
 ) -> None:
-    """Written "B7 - N6", meant the relative form: the line with "|" is what would be right,
-    and it is accepted when sent back."""
+    """Written "B7 - N6", "B7 N6" or "B7, N6", meant the relative form: the line with "|"
+    after the start field is what would be right, and it is accepted when sent back."""
     with pytest.raises(OrdersRejected) as caught:
         GAME.read_orders(mail_lines(text), STATE, "anna", lang)
     (problem,) = caught.value.problems

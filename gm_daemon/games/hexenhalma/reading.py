@@ -225,7 +225,30 @@ def _unreadable(line: Line, exc: Exception, board: Board, lang: Lang) -> Problem
     rest = line.text[column - 1 :].strip() if column > 0 and not ended else ""
     where = say(lang, "read_at", column=column, rest=rest[:20]) if rest else say(lang, "read_end")
     message = say(lang, "read_unreadable", where=where)
+    right = _with_bar(line.text)
+    if right is not None:
+        hint = say(lang, "read_off_board_relative", line=right)
+        return Problem(line.no, line.text, ProblemKind.SYNTAX, message, hint, Fix(right))
     return Problem(line.no, line.text, ProblemKind.SYNTAX, message, _format_hint(board, lang))
+
+
+# "Hexe 1 B7 N6", "Hexe 1: B7, N6": the start field and the steps without the "|" between
+_NO_BAR = re.compile(
+    r"^\s*(?P<witch>[^\W\d_]+\s*\d+)\s*:?\s*(?P<start>[a-z]\d+)\s*[,\s]\s*(?P<steps>.+)$", re.I
+)
+
+
+def _with_bar(text: str) -> str | None:
+    """The line with its start field and steps apart by "|", when that reads."""
+    found = _NO_BAR.match(without_full_stop(text))
+    if found is None:
+        return None
+    right = f"{found['witch']}: {found['start']} | {found['steps']}"
+    try:
+        parse_line(right)
+    except (UnexpectedInput, NotAPath):
+        return None
+    return right
 
 
 def _numbering(
