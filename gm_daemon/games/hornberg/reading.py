@@ -165,7 +165,10 @@ class Reader:
 
     def forms_hint(self, fix: Fix | None = None) -> str:
         """The forms of the variant; on turn also the play he could send as it stands (the
-        forms show sample cards, not his)."""
+        forms show sample cards, not his). Not on turn, whatever he sends is a plan: the
+        forms a plan takes (no cell labels, which change with every turn)."""
+        if not self.on_turn:
+            return self.plan_forms()
         forms = say(self.lang, "hint_forms_dd" if self.state.variant == "dd" else "hint_forms_kq")
         fix = fix or self.play_fix()
         return say(self.lang, "hint_play_forms", play=fix.right, forms=forms) if fix else forms
@@ -306,7 +309,8 @@ class Reader:
         moves = []
         for line, written in self.plays:
             if written.uses_labels:
-                self.problem(line, ProblemKind.ILLEGAL, "label_in_plan", "", label=written.cell)
+                hint = self.legal_hint()  # his hand and the plan's forms, or his plays now
+                self.problem(line, ProblemKind.ILLEGAL, "label_in_plan", hint, label=written.cell)
                 continue
             move = self._move(line, written)
             if move is None:
