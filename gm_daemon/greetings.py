@@ -81,9 +81,9 @@ def _is_name(text: str) -> bool:
 
 def greeting_lines(lines: Sequence[Line], refused: set[int]) -> list[Line]:
     """The refused lines that are greetings or introductions ("Hier meine Befehle:"), with
-    a lone name right under a closing line
-    ("Viele Grüße," then "Anna") counted as part of it. (``lines`` are one mail's, each its
-    own object and number: a line is found or left by what it is, not by an equal one.)"""
+    a lone name right under a closing line ("Viele Grüße," then "Anna") counted as part of
+    it. (``lines`` are one mail's, each its own object and number: a line is found or left
+    by what it is, not by an equal one.)"""
     found: list[Line] = []
     for index, line in enumerate(lines):
         if line.no not in refused:
