@@ -873,9 +873,10 @@ def _absences(options: argparse.Namespace) -> int:
 
 def _parse(options: argparse.Namespace) -> int:
     from gm_daemon.games.protocol import OrdersRejected
+    from gm_daemon.greetings import OnlyGreetings, read_orders
     from gm_daemon.intake import read_envelope
     from gm_daemon.mail.message import order_lines
-    from gm_daemon.texts import refusal_text, warnings_text
+    from gm_daemon.texts import phrase, refusal_text, warnings_text
 
     _, _, referee = _open(options)
     loaded = referee.load(options.game)
@@ -889,8 +890,14 @@ def _parse(options: argparse.Namespace) -> int:
         for line in envelope.lines
         if loaded.engine.read_header(line.text, loaded.state) is None
     ]
-    try:
-        accepted = loaded.engine.read_orders(lines, loaded.state, player.seat, loaded.lang)
+    on_file = referee.orders_on_file(loaded, player.seat)
+    try:  # past greetings and introductions, as the daemon reads a mail
+        accepted = read_orders(
+            loaded.engine, lines, loaded.state, player.seat, loaded.lang, on_file
+        )
+    except OnlyGreetings:
+        print(phrase(loaded.lang, "only_greetings").rsplit(".", 1)[0] + ".")
+        return 1
     except OrdersRejected as rejected:
         print(refusal_text(rejected.problems, rejected.warnings, loaded.lang))
         return 1

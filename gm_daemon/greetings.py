@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Any
 
 from gm_daemon.games.protocol import Accepted, Line, OrdersRejected, Problem, ProblemKind
-from gm_daemon.games.text import fold
+from gm_daemon.games.text import fold, introduces_orders
 from gm_daemon.loaded import AnyGame, passes_over
 from gm_daemon.texts import phrase
 
@@ -42,6 +42,13 @@ _SALUTATIONS = re.compile(
 # "Hallo Spielleiter"), nothing with digits or order signs.
 _WORD = r"[^\W\d_](?:[^\W\d]|[.'’-])*"
 _NAME = re.compile(rf"^{_WORD}(?:\s+{_WORD}){{0,2}}[\s,.!]*$")
+
+
+def is_introduction(text: str) -> bool:
+    """Whether a whole line introduces the orders below it ("Hier meine Befehle:",
+    "Korrektur:", "My new orders:") and says nothing itself; a heading a game reads
+    ("Duelle:", "ZENTREN:", "PLAN:") is never asked about."""
+    return len(text) <= _REMEMBERED_LENGTH and introduces_orders(text)
 
 
 def is_greeting(text: str) -> bool:
@@ -73,9 +80,10 @@ def _is_name(text: str) -> bool:
 
 
 def greeting_lines(lines: Sequence[Line], refused: set[int]) -> list[Line]:
-    """The refused lines that are greetings, with a lone name right under a closing line
-    ("Viele Grüße," then "Anna") counted as part of it. (``lines`` are one mail's, each its
-    own object and number: a line is found or left by what it is, not by an equal one.)"""
+    """The refused lines that are greetings or introductions ("Hier meine Befehle:"), with
+    a lone name right under a closing line ("Viele Grüße," then "Anna") counted as part of
+    it. (``lines`` are one mail's, each its own object and number: a line is found or left
+    by what it is, not by an equal one.)"""
     found: list[Line] = []
     for index, line in enumerate(lines):
         if line.no not in refused:
@@ -86,11 +94,19 @@ def greeting_lines(lines: Sequence[Line], refused: set[int]) -> list[Line]:
             and bool(found)
             and found[-1] is above  # found in order: only the last can be the line above
             and not _SALUTATIONS.match(fold(above.text).strip())
+            and not is_introduction(above.text)
             and _is_name(line.text)
         )
-        if signed or is_greeting(line.text):
+        if signed or is_greeting(line.text) or is_introduction(line.text):
             found.append(line)
     return found
+
+
+class OnlyGreetings(Exception):
+    """Every line of the mail is a greeting or a closing ("Hallo", "Danke!", "Gruß, Anna"):
+    there are no orders in it. Left to a game, an empty list reads as orders of nothing
+    (High Noon: no shots, no challenges) and would replace the orders on file; the mail is
+    answered as one without order lines instead."""
 
 
 def read_orders(
@@ -98,13 +114,14 @@ def read_orders(
 ) -> Accepted[Any]:
     """The engine's ``read_orders``; when it refuses lines that read as a greeting or a
     closing ("Hallo", "Danke!", "Viele Grüße, Anna"), the mail is read again without them
-    and each is noted in the reply. A line the engine accepts is never dropped: it may be
-    an order. When the mail is refused even so, the greetings are left out of the problems
-    and noted below them. An engine that skips such a line itself with a warning of its own
-    ("„Hallo“ is no player") gets that warning said the same way as everywhere else; one
-    that says so beforehand (``passes_over``) is not given the line at all, since its
-    warning would be replaced anyway (a greeting and a closing in nearly every mail cost
-    High Noon more than its orders)."""
+    and each is noted in the reply (a mail of nothing else raises ``OnlyGreetings``). A
+    line the engine accepts is never dropped: it may be an order. When the mail is refused
+    even so, the greetings are left out of the problems and noted below them. An engine
+    that skips such a line itself with a warning of its own ("„Hallo“ is no player") gets
+    that warning said the same way as everywhere else; one that says so beforehand
+    (``passes_over``) is not given the line at all, since its warning would be replaced
+    anyway (a greeting and a closing in nearly every mail cost High Noon more than its
+    orders)."""
     passed = _passed_over(engine, lines, state, seat)
     given = [line for line in lines if line.no not in passed] if passed else lines
     try:
@@ -113,7 +130,17 @@ def read_orders(
         refused.warnings = _said_as_greetings(refused.warnings, lines, lang, passed)
         raise
     accepted.warnings = _said_as_greetings(accepted.warnings, lines, lang, passed)
+    if _nothing_but_greetings(lines, accepted.warnings, lang):
+        raise OnlyGreetings()
     return accepted
+
+
+def _nothing_but_greetings(lines: list[Line], warnings: list[Problem], lang: str) -> bool:
+    """Whether every written line of the mail got the greeting note (the engine read none
+    of them as an order)."""
+    written = {line.no for line in lines if line.text.strip()}
+    noted = {w.line for w in warnings if w == _greeting_note(w.line or 0, w.source, lang)}
+    return bool(written) and written <= noted
 
 
 def _passed_over(engine: AnyGame, lines: list[Line], state: Any, seat: str) -> set[int]:
@@ -147,6 +174,8 @@ def _read_past_greetings(
             raise
     taken = {id(line) for line in greetings}
     rest = [line for line in given if id(line) not in taken]
+    if not any(line.text.strip() for line in rest):
+        raise OnlyGreetings()
     notes = _greeting_notes(greetings, lang)
     try:
         accepted = engine.read_orders(rest, state, seat, lang, on_file)
@@ -171,7 +200,8 @@ def _greeting_note(no: int, text: str, lang: str) -> Problem:
 
 def _note(no: int, text: str, lang: str) -> Problem:
     quoted = phrase(lang, "quoted", text=text.strip())
-    return Problem(no, text, ProblemKind.SYNTAX, phrase(lang, "greeting_skipped", text=quoted))
+    key = "introduction_skipped" if is_introduction(text) else "greeting_skipped"
+    return Problem(no, text, ProblemKind.SYNTAX, phrase(lang, key, text=quoted))
 
 
 _remembered_note = lru_cache(maxsize=1024)(_note)

@@ -320,15 +320,15 @@ class SomethingToRead:
     def check(self, mail: Mail, services: Services) -> Stop | None:
         if mail.command is not None or mail.lines:
             return None
-        loaded, seat = mail.game, mail.sender.seat
-        body = (
-            phrase(loaded.lang, "empty")
-            + "\n\n"
-            + loaded.engine.help(loaded.state, seat, loaded.lang)
-        )
-        return Stop(
-            "no orders found", Answer("empty", services.notice(mail, "empty_subject", body))
-        )
+        return no_orders(mail, services, "empty")
+
+
+def no_orders(mail: Mail, services: Services, key: str) -> Stop:
+    """The answer to a mail without orders: why (``key``: no order lines at all, or only
+    greetings), and the order format of the sender's game."""
+    loaded, seat = mail.game, mail.sender.seat
+    body = phrase(loaded.lang, key) + "\n\n" + loaded.engine.help(loaded.state, seat, loaded.lang)
+    return Stop("no orders found", Answer("empty", services.notice(mail, "empty_subject", body)))
 
 
 GUARDS: tuple[Guard, ...] = (

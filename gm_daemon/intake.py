@@ -23,8 +23,8 @@ from gm_daemon.games.protocol import (
     Attachment,
     OrdersRejected,
 )
-from gm_daemon.greetings import read_orders
-from gm_daemon.guards import Stop, first_stop
+from gm_daemon.greetings import OnlyGreetings, read_orders
+from gm_daemon.guards import Stop, first_stop, no_orders
 from gm_daemon.loaded import Loaded
 from gm_daemon.mail.message import Incoming, order_lines, parse_incoming
 from gm_daemon.mailer import Reply
@@ -128,6 +128,8 @@ class Intake:
         on_file = self.referee.orders_on_file(loaded, player.seat)
         try:
             accepted = read_orders(engine, mail.lines, loaded.state, player.seat, lang, on_file)
+        except OnlyGreetings:
+            return self._stopped(mail, no_orders(mail, self.services, "only_greetings"))
         except OrdersRejected as rejected:
             text = render(
                 lang,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from gm_daemon.games.protocol import Line, OrdersRejected
-from gm_daemon.greetings import is_greeting, read_orders
+from gm_daemon.greetings import OnlyGreetings, is_greeting, is_introduction, read_orders
 from gm_daemon.texts import warnings_text
 from tests.test_every_problem import _start
 
@@ -57,6 +57,26 @@ def test_a_refused_mail_names_its_problems_and_not_the_greeting(kind: str) -> No
     assert "Zeile 3: „Danke!“ als Gruß gelesen" in notes
 
 
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize(
+    ("lang", "text"),
+    [
+        ("de", "Hallo Spielleiter,\n\nViele Grüße\nAnna"),
+        ("de", "Danke!"),
+        ("de", "Hallo,\n\nGruß"),
+        ("en", "Hello,\n\nBest regards\nAnna"),
+        ("en", "Thanks!\nCheers"),
+    ],
+)
+def test_a_mail_of_nothing_but_greetings_holds_no_orders(kind: str, lang: str, text: str) -> None:
+    """Not read as orders of nothing (High Noon took it for no shots and no challenges and
+    replaced the orders on file), nor refused as a mistake: intake answers it as a mail
+    without orders (guards.no_orders), and the orders on file stay."""
+    game, state, seat = _start(kind)
+    with pytest.raises(OnlyGreetings):
+        read_orders(game, _lines(text), state, seat, lang)
+
+
 @pytest.mark.parametrize(
     ("kind", "text"),
     [
@@ -93,6 +113,50 @@ def test_a_refused_order_under_a_greeting_is_not_taken_for_a_name(kind: str, tex
 )
 def test_the_pattern_list(line: str, greeting: bool) -> None:
     assert is_greeting(line) is greeting
+
+
+@pytest.mark.parametrize(
+    ("line", "introduction"),
+    [
+        ("Hier meine Befehle:", True),
+        ("hier sind meine neuen Züge:", True),
+        ("Korrektur:", True),
+        ("Meine korrigierten Befehle!", True),
+        ("My new orders:", True),
+        ("Correction:", True),
+        ("Here are my moves:", True),
+        ("Befehle für Runde 2:", False),  # a round: the game's or the daemon's to read
+        ("Korrektur: N+", False),  # something after the colon
+        ("Anna:", False),  # a name: a game's line ("Pech:" is a duel without shots)
+        ("Meine Meinung:", False),  # no word naming the orders
+        ("Hallo", False),
+    ],
+)
+def test_the_introductions(line: str, introduction: bool) -> None:
+    assert is_introduction(line) is introduction
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize(
+    ("lang", "above", "note"),
+    [
+        ("de", "Hier meine Befehle:", "Zeile 1: „Hier meine Befehle:“ als Einleitung gelesen"),
+        ("de", "Korrektur:", "Zeile 1: „Korrektur:“ als Einleitung gelesen und übergangen."),
+        ("en", "My new orders:", 'Line 1: "My new orders:" read as an introduction and skipped.'),
+    ],
+)
+def test_an_introduction_above_the_example_is_skipped_with_a_note(
+    kind: str, lang: str, above: str, note: str
+) -> None:
+    """Refused as an order by every game but High Noon (which noted it "no player's name"),
+    it is skipped as the greetings are, with one note in every game."""
+    game, state, seat = _start(kind)
+    example = game.example(state, seat, lang)
+    accepted = read_orders(game, _lines(f"{above}\n{example}"), state, seat, lang)
+    plain = game.read_orders(_lines(example), state, seat, lang)
+    described = game.describe_orders(state, seat, accepted.orders, lang)
+    assert described == game.describe_orders(state, seat, plain.orders, lang)
+    assert note in warnings_text(accepted.warnings, lang)
 
 
 def test_a_refusal_says_the_games_own_notes_and_names_greetings_as_greetings() -> None:

@@ -45,7 +45,7 @@ def test_a_wrong_code_is_named_with_its_line(club: DaemonHarness) -> None:
 def test_a_missing_code_is_explained(club: DaemonHarness) -> None:
     club.send("hans@example.org", ORDERS, subject="[hn1] Befehle")
     (reply,) = club.run()
-    assert 'Schreiben Sie eine Zeile "Code: ..."' in club.prose(reply)
+    assert "Schreiben Sie eine Zeile „Code: …“" in club.prose(reply)
     assert "HANS-5678" not in club.body(reply)
 
 

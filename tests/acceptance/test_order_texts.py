@@ -63,3 +63,27 @@ def test_orders_for_another_round_are_refused_and_lose_nothing(club: DaemonHarne
     club.send("hans@example.org", CODE + "STAND\n", subject="[hn1]")
     (status,) = club.run()
     assert "Duell gegen A. Langsam: 17" in club.body(status)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "Hallo Spielleiter,\n\nViele Grüße\nHans\n",
+        "Danke!\r\n\r\nGruß\r\nHans Glück\r\n",  # Windows line ends
+        "Thanks!\n-- \nHans Glück\nTel. 0761 12345\n",
+    ],
+)
+def test_a_mail_of_nothing_but_greetings_keeps_the_orders_on_file(
+    club: DaemonHarness, body: str
+) -> None:
+    """Read as orders of nothing, it was accepted as "no shots, no challenges" and replaced
+    the orders sent before; it is answered as a mail without orders."""
+    club.send("hans@example.org", CODE + "Langsam: 17\n", subject="[hn1] Befehle")
+    club.send("hans@example.org", CODE + body, subject="Re: [hn1] Befehle angenommen")
+    _ack, reply = club.run()
+    assert "Keine Befehle gefunden" in reply["Subject"]
+    assert "In Ihrer Mail stehen nur Grüße, keine Befehle" in club.prose(reply)
+    assert "Befehle, die schon vorliegen, gelten weiter." in club.prose(reply)
+    club.send("hans@example.org", CODE + "STAND\n", subject="[hn1]")
+    (status,) = club.run()
+    assert "Duell gegen A. Langsam: 17" in club.body(status)

@@ -67,6 +67,14 @@ def test_e4_english_words_and_a_planned_own_bann() -> None:
     assert [s.walk for s in orders.witches[1].steps] == ["N", "W", "W", "N", "E", "N"]
 
 
+@pytest.mark.parametrize(
+    "text", ["Hexe 1: B7 | N+Bann C3, N5", "Hexe 1: B7 | N+B C3 N5", "Witch 1: B7-B6[banish C3]"]
+)
+def test_a_bann_target_may_follow_after_a_space(text: str) -> None:
+    """As "BZ E3" for a jump: a hurried "+B C3" is "+B>C3"."""
+    assert read(STATE, "anna", text).witches[0].steps[0].bann == "C3"
+
+
 def test_e5_invalid_witch_is_kept_home_and_named_with_the_reason() -> None:
     accepted = GAME.read_orders(mail_lines(E5), STATE, "anna", "de")
     (witch,) = accepted.orders.witches
@@ -90,10 +98,56 @@ def test_e5_invalid_witch_is_kept_home_and_named_with_the_reason() -> None:
         ("Hexe 1: B7 | N+Kugelblitz, N+Müde, N4", [["N", "N", "N", "N", "N", "N"]]),
         ("Hexe 1: B7–B6–B5", [["N", "N"]]),
         ("Hexe 1: B7 | N, N+B(C3), N4", [["N", "N", "N", "N", "N", "N"]]),
+        ("Hexe 1: B7 | Norden 2, Osten, Westen, Sueden, N", [["N", "N", "E", "W", "S", "N"]]),
+        ("Hexe 1: B7 | N+Bann C3, N5", [["N", "N", "N", "N", "N", "N"]]),
+        ("Witch 1: B7-B6[banish C3]-B5", [["N", "N"]]),
     ],
 )
 def test_spellings_players_use(text: str, expected: list[list[str]]) -> None:
     assert steps(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "lang", "message", "right"),
+    [
+        (
+            "Hexe 1: B7 - N6",
+            "de",
+            "„N6“ ist kein Feld dieses Bretts (Spalten A–E, Zeilen 1–7).",
+            "Hexe 1: B7 | N6",
+        ),
+        (
+            "Witch 1: B7 – n6.",
+            "en",
+            '"N6" is no field of this board (columns A–E, rows 1–7).',
+            "Witch 1: B7 | n6",
+        ),
+        # the start field and the steps without the "|" between them
+        (
+            "Hexe 1 B7 N6",
+            "de",
+            "Diese Zeile verstehe ich nicht (ab Spalte 11: „N6“).",
+            "Hexe 1: B7 | N6",
+        ),
+        (
+            "Witch 1: B7, N+I, N5",
+            "en",
+            'I cannot read this line (from column 12: ", N+I, N5").',
+            "Witch 1: B7 | N+I, N5",
+        ),
+    ],
+)
+def test_steps_without_their_bar_are_offered_after_one(
+    text: str, lang: str, message: str, right: str
+) -> None:
+    """Written "B7 - N6", "B7 N6" or "B7, N6", meant the relative form: the line with "|"
+    after the start field is what would be right, and it is accepted when sent back."""
+    with pytest.raises(OrdersRejected) as caught:
+        GAME.read_orders(mail_lines(text), STATE, "anna", lang)
+    (problem,) = caught.value.problems
+    assert problem.message == message and problem.hint.startswith(right)
+    assert problem.fix is not None and problem.fix.right == right
+    GAME.read_orders(mail_lines(problem.fix.applied(text)), STATE, "anna", lang)
 
 
 @pytest.mark.parametrize(
@@ -107,6 +161,9 @@ def test_spellings_players_use(text: str, expected: list[list[str]]) -> None:
         ("Hexe 3: B7 | N6", "de", ProblemKind.ILLEGAL, "keine Hexe 3", "Hexen mit 1 und 2"),
         ("Witch 3: B7 | N6", "en", ProblemKind.ILLEGAL, "no witch 3", "witches 1 and 2"),
         ("Hexe 1: B7 | N+", "de", ProblemKind.SYNTAX, "sie endet zu früh", "+K/+M/+I"),
+        # a field off the board after "-" is not offered as a jump ("~Z9"): no field either
+        ("Hexe 1: B7-Z9", "de", ProblemKind.SYNTAX, "„Z9“ ist kein Feld dieses Bretts", "B7 | N+I"),
+        ("Witch 1: B7-Z9", "en", ProblemKind.SYNTAX, '"Z9" is no field of this board', "B7 | N+I"),
     ],
 )
 def test_unreadable_lines_reject_the_mail_with_a_hint(

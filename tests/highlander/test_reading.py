@@ -267,6 +267,34 @@ def test_a_misspelt_centre_gets_a_guess_and_an_unknown_one_the_list() -> None:
     assert english[0].fix is not None and english[0].fix.guess
 
 
+@pytest.mark.parametrize(
+    "written",
+    [
+        "ZENTREN: Lon Lvp Edi Bre Par Mar Spa Por Bel Hol Kie Ber Mün Den Nwy",
+        "Zentren Lon Lvp Edi Bre Par Mar Spa Por Bel Hol Kie Ber Mün Den Nwy",
+        "CENTRES: Lon Lvp Edi, Bre Par Mar; Spa Por Bel Hol\nKie Ber Munich Den Nwy",
+    ],
+)
+def test_a_ballot_without_commas_is_read_word_by_word(written: str) -> None:
+    """A hurried player leaves out the commas (and the colon): the list is E1's."""
+    state = position({"step": "ballot"})
+    expected = read(state, "P1", E1).orders.centres
+    assert read(state, "P1", written).orders.centres == expected
+
+
+def test_a_typo_in_a_ballot_without_commas_is_its_own_entry() -> None:
+    """The misspelt word is named alone, with its guess; the others count (no "1 centre");
+    a misspelt two-word name stays one entry."""
+    ballot = position({"step": "ballot"})
+    written = "ZENTREN: Lon Lvp Edi Bre Par Mar Spa Por Bel Hol Kie Ber Mnu Den Nwy"
+    [found] = rejected(ballot, "P1", written).problems
+    assert found.message == "„Mnu“ ist kein bekanntes Versorgungszentrum."
+    assert found.fix is not None and found.fix.right == "MUN"
+    assert read(ballot, "P1", found.fix.applied(found.source)).orders.centres
+    [found, *_] = rejected(ballot, "P1", "ZENTREN: St. Peterburg, Lon").problems
+    assert found.fix is not None and found.fix.right == "STP"
+
+
 def test_a_guess_is_never_a_centre_the_list_names_already() -> None:
     """Issue 20: "Akn" beside Con was guessed as CON, and the list sent back named CON twice."""
     ballot = position({"step": "ballot"})
@@ -325,6 +353,40 @@ def test_a_unit_without_an_order_is_offered_its_hold() -> None:
     [problem] = rejected(state, "P1", "A Bel").problems
     assert problem.fix is not None and problem.fix.right == "A Bel H"
     assert read(state, "P1", problem.fix.right).orders.boards == {"A": ["A BEL H"]}
+
+
+def test_orders_apart_by_commas_on_one_line_are_read_one_by_one() -> None:
+    """A hurried "A Par - Bur, F Bre - Mao; A Mar H." is three orders; a faulty one among
+    them is named alone, and its fix mends only it."""
+    units = {"P1": "A PAR, F BRE, A MAR"}
+    state = position({"step": "movement", "year": 1902, "A": {"units": units}})
+    orders = read(state, "P1", "A Par - Bur, F Bre - Mao; A Mar H.").orders
+    assert orders.boards == {"A": ["A PAR - BUR", "F BRE - MAO", "A MAR H"]}
+    written = "A Par - Bur, A Mar"
+    [problem] = rejected(state, "P1", written).problems
+    assert (problem.line, problem.source) == (1, "A Mar")
+    assert problem.fix is not None and problem.fix.applied(written) == "A Par - Bur, A Mar H"
+    assert read(state, "P1", problem.fix.applied(written)).orders.boards == {
+        "A": ["A PAR - BUR", "A MAR H"]
+    }
+
+
+@pytest.mark.parametrize(
+    ("step", "lang", "hint"),
+    [
+        ("adjustments", "de", "Schreiben Sie z. B. Baue F Kie, Entferne A Ber oder Verzicht."),
+        ("adjustments", "en", "Write e.g. Build F Kie, Remove A Ber or Waive."),
+        ("retreats", "de", "Schreiben Sie z. B. A Gal - Boh oder A Gal D (auflösen)."),
+        ("movement", "de", "Ein Befehl beginnt mit der Einheit, z. B. A Par - Bur"),
+    ],
+)
+def test_a_line_without_a_unit_is_shown_the_form_of_this_phase(
+    step: str, lang: str, hint: str
+) -> None:
+    """ "Keine Bauten" in the adjustments was shown a move ("A Par - Bur") as the form."""
+    state = position({"step": step, "year": 1902, "A": {"units": {"P1": "A PAR"}}})
+    [problem] = rejected(state, "P1", "Keine Bauten", lang).problems
+    assert problem.hint == hint
 
 
 def test_each_removal_line_gets_its_own_fault() -> None:

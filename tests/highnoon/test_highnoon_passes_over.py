@@ -65,6 +65,8 @@ def _mail(rng: random.Random, state: State, seat: str, lang: str) -> list[Line]:
 def _answer(lines: list[Line], state: State, seat: str, lang: str) -> tuple[Any, ...]:
     try:
         accepted = greetings.read_orders(GAME, lines, state, seat, lang)
+    except greetings.OnlyGreetings:  # answered as a mail without orders
+        return ("only greetings",)
     except OrdersRejected as refused:
         return ("rejected", refused.problems, refused.warnings)
     return ("accepted", accepted.orders.model_dump(), accepted.warnings)
@@ -103,7 +105,8 @@ def test_lines_passed_over_change_no_answer(
         ("plain", "Viele Grüße, Anna", False),  # a player's name: a bare name in a duel
         ("plain", "Anna", False),
         ("plain", "Herausforderungen: keine", False),
-        ("plain", "Danke!", False),  # no list of names: the grammar refuses it
+        ("plain", "Danke!", True),  # its "!" is punctuation, as "Danke." (games.text)
+        ("plain", "Danke :-)", False),  # no list of names: the grammar refuses it
         ("greeting-like names", "Hallo", False),  # Hallo Hase
         ("greeting-like names", "Gruß", False),  # Gruss
         ("a near miss", "Gruß", False),  # Grus: "Meinten Sie Grus?" among the challenges

@@ -26,6 +26,7 @@ from gm_daemon.games.highnoon.syntax import (
     parse_line,
     parse_line_by_grammar,
 )
+from gm_daemon.games.text import without_full_stop
 from gm_daemon.grammar import grammar_dir, grammar_path
 
 from .support import load_json
@@ -41,7 +42,8 @@ def _outcome(read: object, text: str) -> Outcome:
 
 
 def _quick(text: str) -> OrderLine | None:
-    return quick_line(text.replace("\u00a0", " ").strip(), _keyword_classes())
+    """The quick reader on the line as ``parse_line`` prepares it (no sentence mark)."""
+    return quick_line(without_full_stop(text.replace("\u00a0", " ").strip()), _keyword_classes())
 
 
 def _assert_same(text: str) -> None:

@@ -73,6 +73,12 @@ def _hint(out: Outcome, text: str) -> None:
     assert any(text in p.hint for p in out.problems), [p.hint for p in out.problems]
 
 
+@check("fix")
+def _fix(out: Outcome, text: str) -> None:
+    """The line the reply offers to send instead ("Richtig wäre: …")."""
+    assert any(p.fix and p.fix.right == text for p in out.problems), [p.fix for p in out.problems]
+
+
 @check("problem_lines")
 def _problem_lines(out: Outcome, numbers: list[int | None]) -> None:
     assert [p.line for p in out.problems] == numbers

@@ -110,6 +110,8 @@ def test_headers_plans_and_done() -> None:
     assert parsed("FERTIG") == [Ignored()]
     assert parsed("PLAN:") == [PlanHead(standing=False)]
     assert parsed("Dauerplan:") == [PlanHead(standing=True)]
+    assert parsed("Dauer-Plan:") == [PlanHead(standing=True)]  # as "standing-plan"
+    assert parsed("Dauer Plan:") == [PlanHead(standing=True)]
     assert parsed("STANDING PLAN:") == [PlanHead(standing=True)]
     assert parsed("Standing plan: re4 E of ye2") == [
         PlanHead(standing=True),

@@ -58,6 +58,11 @@ def rejected(state: State, seat: str, *texts: str, lang: str = "de") -> list[Pro
         ("bert", "N+O+S+W+", "N+ E+ S+ W+"),
         ("bert", "Ost – ,  Nord =", "E- N="),
         ("bert", "B. Bremser: n+", "N+"),
+        ("bert", "Norden+, Osten+, Süden-, Westen", "N+ E+ S- W="),
+        ("bert", "sueden+ suden- NORDEN=", "S+ S- N="),
+        ("bert", "Meine Züge: N+, O+", "N+ E+"),  # an introduction as the label
+        ("bert", "Korrektur: S-", "S-"),
+        ("bert", "My new moves: W=", "W="),
     ],
 )
 def test_pt7_all_spellings_of_the_seed_and_the_spec(state, seat, text, expected):

@@ -9,6 +9,7 @@ acknowledgement says why while the rest of the team plays.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import cache
 from typing import Any
@@ -21,7 +22,16 @@ from gm_daemon.games.hexenhalma.check import check_orders, ends_in_goal
 from gm_daemon.games.hexenhalma.guide import format_lines
 from gm_daemon.games.hexenhalma.model import Orders, StepOrder, WitchOrder
 from gm_daemon.games.hexenhalma.words import say
-from gm_daemon.games.protocol import Accepted, Lang, Line, OrdersRejected, Problem, ProblemKind
+from gm_daemon.games.protocol import (
+    Accepted,
+    Fix,
+    Lang,
+    Line,
+    OrdersRejected,
+    Problem,
+    ProblemKind,
+)
+from gm_daemon.games.text import without_full_stop
 from gm_daemon.grammar import parser
 
 _DIRECTIONS = {"n": "N", "o": "E", "e": "E", "s": "S", "w": "W"}
@@ -122,7 +132,7 @@ def _direction(here: str, there: str) -> str:
 
 def parse_line(text: str) -> tuple[int, str, list[StepOrder]]:
     """One witch line; raises UnexpectedInput or NotAPath."""
-    tree = order_parser().parse(text)
+    tree = order_parser().parse(without_full_stop(text))
     try:
         return _Build().transform(tree)
     except VisitError as exc:
@@ -174,7 +184,33 @@ def _format_hint(board: Board, lang: Lang) -> str:
     return say(lang, "read_format_hint", **format_lines(board, lang))
 
 
+# a relative step written where an absolute path goes on: "N6", "O", "s2"
+_STEP_WRITTEN = re.compile(r"[nosweNOSWE][0-9]*")
+
+
+def _off_board(line: Line, here: str, there: str, board: Board, lang: Lang) -> Problem:
+    """ "Hexe 1: B7 - N6": the field after "-" is none of this board's. Where it reads as a
+    relative step after the start, the line with "|" for the "-" is what would be right (a
+    jump there, as for two fields apart, would be to no field either)."""
+    columns = f"A–{chr(ord('A') + board.width - 1)}"
+    message = say(lang, "read_off_board", there=there, columns=columns, rows=f"1–{board.height}")
+    written = re.fullmatch(
+        rf"(?P<head>.*?{re.escape(here)})\s*[-–]\s*(?P<tail>{re.escape(there)})\s*",
+        without_full_stop(line.text),
+        re.IGNORECASE,
+    )
+    if written is None or not _STEP_WRITTEN.fullmatch(there):
+        return Problem(line.no, line.text, ProblemKind.SYNTAX, message, _format_hint(board, lang))
+    right = f"{written['head']} | {written['tail']}"
+    hint = say(lang, "read_off_board_relative", line=right)
+    return Problem(line.no, line.text, ProblemKind.SYNTAX, message, hint, Fix(right))
+
+
 def _unreadable(line: Line, exc: Exception, board: Board, lang: Lang) -> Problem:
+    if isinstance(exc, NotAPath) and exc.key == "read_not_adjacent":
+        here, there = exc.values["here"], exc.values["there"]
+        if board.find(there) is None:
+            return _off_board(line, here, there, board, lang)
     if isinstance(exc, NotAPath):
         message = say(lang, exc.key, **exc.values)
         return Problem(
@@ -189,7 +225,30 @@ def _unreadable(line: Line, exc: Exception, board: Board, lang: Lang) -> Problem
     rest = line.text[column - 1 :].strip() if column > 0 and not ended else ""
     where = say(lang, "read_at", column=column, rest=rest[:20]) if rest else say(lang, "read_end")
     message = say(lang, "read_unreadable", where=where)
+    right = _with_bar(line.text)
+    if right is not None:
+        hint = say(lang, "read_off_board_relative", line=right)
+        return Problem(line.no, line.text, ProblemKind.SYNTAX, message, hint, Fix(right))
     return Problem(line.no, line.text, ProblemKind.SYNTAX, message, _format_hint(board, lang))
+
+
+# "Hexe 1 B7 N6", "Hexe 1: B7, N6": the start field and the steps without the "|" between
+_NO_BAR = re.compile(
+    r"^\s*(?P<witch>[^\W\d_]+\s*\d+)\s*:?\s*(?P<start>[a-z]\d+)\s*[,\s]\s*(?P<steps>.+)$", re.I
+)
+
+
+def _with_bar(text: str) -> str | None:
+    """The line with its start field and steps apart by "|", when that reads."""
+    found = _NO_BAR.match(without_full_stop(text))
+    if found is None:
+        return None
+    right = f"{found['witch']}: {found['start']} | {found['steps']}"
+    try:
+        parse_line(right)
+    except (UnexpectedInput, NotAPath):
+        return None
+    return right
 
 
 def _numbering(

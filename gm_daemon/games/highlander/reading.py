@@ -49,7 +49,7 @@ from gm_daemon.games.protocol import (
     Problem,
     ProblemKind,
 )
-from gm_daemon.games.text import fold
+from gm_daemon.games.text import fold, without_full_stop
 
 _HEADER = re.compile(r"^\s*phase\s*[:=]?\s*(?P<value>.*?)\s*$", re.IGNORECASE)
 _YEAR_STEP = re.compile(r"^(?P<year>\d{4})\s*[.,]?\s*(?P<step>[a-zäöüß ]+?)\.?$", re.IGNORECASE)
@@ -66,7 +66,7 @@ _STEP_WORDS = {
 }
 _SECTION = re.compile(r"^\s*(?:brett|board)\s+(?P<name>[ab])\s*:?\s*$", re.IGNORECASE)
 _LIST = re.compile(
-    r"^\s*(?P<word>zentren|centres|centers|aufstellung|setup|einheiten|units)\s*:\s*(?P<rest>.*)$",
+    r"^\s*(?P<word>zentren|centres|centers|aufstellung|setup|einheiten|units)\b\s*:?\s*(?P<rest>.*)$",
     re.IGNORECASE,
 )
 _DRAW = {"remis": True, "draw": True, "kein remis": False, "no draw": False}
@@ -245,9 +245,26 @@ def _items(mail: _Mail, body: Sequence[Line]) -> list[tuple[Line, str]]:
 # --- the set-up --------------------------------------------------------------------------
 
 
+def _words_apart(items: list[tuple[Line, str]]) -> list[tuple[Line, str]]:
+    """A ballot written without commas ("ZENTREN: ANK BEL BER"): an entry that names no
+    place as a whole but of whose words two or more name a place is one entry per word, so
+    a misspelt one among them ("MRA") gets its own guess. "St. Petersburg" stays one entry
+    (it names a place as a whole), and so does "St. Peterburg" (no two words name one)."""
+    b = boards.board()
+    apart = []
+    for line, entry in items:
+        words = entry.split()
+        named = sum(1 for w in words if b.lookup(w) is not None)
+        if named >= 2 and b.lookup(entry) is None:
+            apart += [(line, word) for word in words]
+        else:
+            apart.append((line, entry))
+    return apart
+
+
 def _ballot(mail: _Mail, body: Sequence[Line]) -> Orders:
     centres, unread = [], 0
-    items = _items(mail, body)
+    items = _words_apart(_items(mail, body))
     named = [c for _, entry in items if isinstance(c := setup.centre_of(entry), str)]
     for line, entry in items:
         found = setup.centre_of(entry, taken=named)
@@ -320,7 +337,7 @@ def _year(mail: _Mail, body: Sequence[Line]) -> Orders:
         check = _CHECKS[mail.state.step]
         texts = []
         context = _Context(board, mail.seat)
-        for line in lines:
+        for line in _one_order_each(lines):
             order = _read(mail, line, context)
             if order is not None:
                 text = check(mail, context, line, order)
@@ -330,9 +347,37 @@ def _year(mail: _Mail, body: Sequence[Line]) -> Orders:
     return orders
 
 
+# the adjudicator's hint for a line that does not start with a unit: its example moves
+_UNIT_FIRST = re.compile(r"an order starts with the unit\b")
+
+
+def _one_order_each(lines: Sequence[Line]) -> list[Line]:
+    """Orders written on one line, apart by commas or semicolons ("A Par - Bur, F Bre -
+    Mao"): each read as a line of its own, with the line's number, when the line is no
+    order as a whole and a piece is one (a faulty piece is then named on its own, "F Bre -
+    Xyz", not the line from its comma on). Anything else stays as written."""
+    apart = []
+    for line in lines:
+        text = without_full_stop(line.text)
+        pieces = [piece.strip() for piece in re.split(r"[,;]", text)]
+        if len(pieces) > 1 and all(pieces) and not _reads(text) and any(map(_reads, pieces)):
+            apart += [Line(line.no, piece) for piece in pieces]
+        else:
+            apart.append(line)
+    return apart
+
+
+def _reads(text: str) -> bool:
+    try:
+        read_order(text, boards.board())
+    except OrderError:
+        return False
+    return True
+
+
 def _read(mail: _Mail, line: Line, ctx: _Context) -> Order | None:
     try:
-        return read_order(line.text, boards.board())
+        return read_order(without_full_stop(line.text), boards.board())
     except OrderError as exc:
         hint = exc.hint or (mail.say("province_hint") if "province" in exc.message else "")
         fix = None
@@ -340,9 +385,13 @@ def _read(mail: _Mail, line: Line, ctx: _Context) -> Order | None:
         if exc.guess is not None:
             hint, fix = _guess(mail, ctx, line, exc.guess[0])
         elif _bare_unit(mail, ctx, line):  # "A Bel": the unit without an order
-            fix = Fix(f"{line.text.strip()} {mail.say('hold_word')}")
+            written = line.text.strip()  # in place of the order as written: one of several
+            fix = Fix(f"{written} {mail.say('hold_word')}", written)
             message, hint = mail.say("bare_unit"), mail.say("bare_unit_hint", order=fix.right)
-        mail.add(line, exc.kind, message, mail.engine(hint), fix)
+        shown = mail.engine(hint)
+        if _UNIT_FIRST.match(hint) and mail.state.step != "movement":  # a movement order
+            shown = mail.say(f"hint_{mail.state.step}")  # is no example in this phase
+        mail.add(line, exc.kind, message, shown, fix)
         return None
 
 

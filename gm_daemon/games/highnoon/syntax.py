@@ -24,6 +24,7 @@ from gm_daemon.games.highnoon.lines import (
     PlayerLine,
 )
 from gm_daemon.games.highnoon.quickread import grammar_file_keywords, quick_line
+from gm_daemon.games.text import without_full_stop
 
 __all__ = [
     "BudgetNote",
@@ -56,7 +57,7 @@ def parse_line(text: str) -> OrderLine:
     Plain lines are read by ``quickread``, everything else (and every mistake) by the
     grammar, so both give the same line object and the same error (see quickread's
     docstring)."""
-    cleaned = text.replace("\u00a0", " ").strip()
+    cleaned = without_full_stop(text.replace("\u00a0", " ").strip())
     read = _read(cleaned) if len(cleaned) <= _REMEMBERED_LENGTH else _read.__wrapped__(cleaned)
     if isinstance(read, _Mistake):
         raise LineSyntaxError(read.label, read.column)
@@ -98,7 +99,7 @@ def parse_line_by_grammar(text: str) -> OrderLine:
     """``parse_line`` by the Lark grammar alone: the reference the quick reader must match."""
     from gm_daemon.games.highnoon.by_grammar import read_line
 
-    return read_line(text.replace("\u00a0", " ").strip())
+    return read_line(without_full_stop(text.replace("\u00a0", " ").strip()))
 
 
 def warm_up() -> None:

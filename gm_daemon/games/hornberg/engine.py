@@ -92,7 +92,12 @@ class Hornberg:
         return say(lang, "turn") + f" {state.turn} ({state.name(state.to_move)})"
 
     def read_header(self, text: str, state: State) -> Header | None:
-        return numbered_header(text, ("Zug", "Turn"), state.turn)
+        """``Zug: 17``; a play on the same line as the current turn ("Zug 17: Bier 5 auf
+        ws1") makes it an order line, read with its turn, not a header dropped with it."""
+        header = numbered_header(text, ("Zug", "Turn"), state.turn)
+        if header is Header.CURRENT and reading.plays_on_line(text):
+            return None
+        return header
 
     def rename(self, state: State, seat: str, name: str) -> State:
         """The GM renamed the player in the config (his ``id`` kept): from now on the

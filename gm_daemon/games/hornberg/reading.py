@@ -26,7 +26,7 @@ from gm_daemon.games.hornberg.resolve import first_legal
 from gm_daemon.games.hornberg.texts import say
 from gm_daemon.games.hornberg.written import Ignored, Item, PlanHead, ToWritten, Written
 from gm_daemon.games.protocol import Accepted, Fix, Line, OrdersRejected, Problem, ProblemKind
-from gm_daemon.games.text import fold
+from gm_daemon.games.text import fold, without_full_stop
 from gm_daemon.grammar import parser
 
 # Typical mistakes (folded); the table grows with every confusing mail a player sends.
@@ -56,6 +56,7 @@ _FORM = {
     "no_such_cell",
     "dd_need_row",
     "kq_need_cell",
+    "number_target",
 }
 
 
@@ -69,8 +70,17 @@ def parse_line(text: str) -> list[Item]:
     return ToWritten().transform(tree)
 
 
+def plays_on_line(text: str) -> bool:
+    """Whether the line holds a play (a turn header may carry one)."""
+    try:
+        items = parse_line(_strip_comment(text))
+    except UnexpectedInput:
+        return False
+    return any(isinstance(item, Written) for item in items)
+
+
 def _strip_comment(text: str) -> str:
-    return text.split("#", 1)[0].strip()
+    return without_full_stop(text.split("#", 1)[0].strip())
 
 
 def _offending_word(folded: str, error: UnexpectedInput) -> str:
@@ -90,6 +100,7 @@ def _at_end(error: UnexpectedInput) -> bool:
 _WRITTEN_CANNON = re.compile(r"([a-z]+)\s*[0-9]+(?![a-z0-9])")
 _GLUED_CANNON = re.compile(r"([a-z]+)[0-9]+(?![a-z0-9])")
 _WRITTEN_WORD = re.compile(r"[a-z]+(?![a-z0-9])")
+_WRITTEN_NUMBER = re.compile(r"[0-9]+(?![a-z0-9])")
 
 
 def _unknown_cannon(folded: str, error: UnexpectedInput, colours: list[str]) -> Refusal | None:
@@ -107,6 +118,9 @@ def _unknown_cannon(folded: str, error: UnexpectedInput, colours: list[str]) -> 
     word = _WRITTEN_WORD.match(rest)
     if word and "CELL" in error.expected and not _known_word(word[0]):
         return Refusal("unknown_target", {"written": word[0], "colours": colours})
+    number = None if at_start else _WRITTEN_NUMBER.match(rest)
+    if number:  # "Bier 5 auf 4": the cannon's value without its colour
+        return Refusal("number_target", {"written": number[0], "colours": colours})
     return None
 
 
@@ -149,11 +163,14 @@ class Reader:
     def on_turn(self) -> bool:
         return self.seat == self.state.to_move
 
-    def forms_hint(self) -> str:
+    def forms_hint(self, fix: Fix | None = None) -> str:
         """The forms of the variant; on turn also the play he could send as it stands (the
-        forms show sample cards, not his)."""
+        forms show sample cards, not his). Not on turn, whatever he sends is a plan: the
+        forms a plan takes (no cell labels, which change with every turn)."""
+        if not self.on_turn:
+            return self.plan_forms()
         forms = say(self.lang, "hint_forms_dd" if self.state.variant == "dd" else "hint_forms_kq")
-        fix = self.play_fix()
+        fix = fix or self.play_fix()
         return say(self.lang, "hint_play_forms", play=fix.right, forms=forms) if fix else forms
 
     def plan_forms(self) -> str:
@@ -216,9 +233,11 @@ class Reader:
             items = parse_line(text)
         except UnexpectedInput as error:
             colours = list(self.state.options.colours)  # shown in the mail's language
-            unknown = _unknown_cannon(fold(text).strip(), error, colours)
+            folded = fold(text).strip()
+            unknown = _unknown_cannon(folded, error, colours)
             if unknown is not None:
-                self._refused(line, unknown)
+                fix = self._coloured_fix(folded, error) if unknown.key == "number_target" else None
+                self._refused(line, unknown, fix)
                 return
             problem = _syntax_problem(line, text, error, self.lang, self.forms_hint())
             self.problems.append(replace(problem, fix=self.play_fix()))
@@ -290,7 +309,8 @@ class Reader:
         moves = []
         for line, written in self.plays:
             if written.uses_labels:
-                self.problem(line, ProblemKind.ILLEGAL, "label_in_plan", "", label=written.cell)
+                hint = self.legal_hint()  # his hand and the plan's forms, or his plays now
+                self.problem(line, ProblemKind.ILLEGAL, "label_in_plan", hint, label=written.cell)
                 continue
             move = self._move(line, written)
             if move is None:
@@ -314,7 +334,24 @@ class Reader:
             return None
         return result
 
-    def _refused(self, line: Line, refusal: Refusal) -> None:
+    def _coloured_fix(self, folded: str, error: UnexpectedInput) -> Fix | None:
+        """The line with the first of the game's colours before the bare number that makes
+        a legal play ("Bier 5 auf 4" -> "Bier 5 auf ws4"); else the usual example."""
+        at = error.column - 1 if isinstance(error.column, int) and error.column > 0 else None
+        if at is None or not self.on_turn:
+            return self.play_fix()
+        for colour in self.state.options.colours:
+            try:
+                items = parse_line(f"{folded[:at]}{colour}{folded[at:]}")
+            except UnexpectedInput:
+                continue
+            written = [item for item in items if isinstance(item, Written)]
+            move = to_move(self.state, written[0]) if written else None
+            if isinstance(move, Move) and rules.refusal(self.state, self.seat, move) is None:
+                return Fix(move_text(self.state, move, self.lang))
+        return self.play_fix()
+
+    def _refused(self, line: Line, refusal: Refusal, fix: Fix | None = None) -> None:
         key = refusal.key
         if key == "too_short" and refusal.params["minimum"] > refusal.params["cannons"]:
             key = "too_short_min"
@@ -327,8 +364,8 @@ class Reader:
         # a cell the print lacks is answered with the cells it has, not with a form that
         # names another missing cell ("Kanone bl5 auf B4" on an empty table)
         on_table = kind != ProblemKind.SYNTAX or key == "no_such_cell"
-        hint = self.legal_hint() if on_table else self.forms_hint()
-        fix = self.play_fix()
+        fix = fix or self.play_fix()
+        hint = self.legal_hint() if on_table else self.forms_hint(fix)
         params = dict(refusal.params)
         if "line" in params:
             params["line"] = line_word(params["line"], self.lang)

@@ -16,7 +16,7 @@ from gm_daemon.games.hornberg.dd import ROW_NAMES
 from gm_daemon.games.hornberg.describe import direction, hand_text, legal_text, move_text, near_text
 from gm_daemon.games.hornberg.model import RoundResult, ScoreItem, State
 from gm_daemon.games.hornberg.play import Move
-from gm_daemon.games.hornberg.tables import table_text
+from gm_daemon.games.hornberg.tables import by_player, table_text
 from gm_daemon.games.hornberg.texts import say
 from gm_daemon.games.hornberg.window import window
 from gm_daemon.games.kit import layout
@@ -224,8 +224,8 @@ def turn_notice(state: State, seat: str, lang: str) -> list[str]:
 
 
 def standings_line(state: State, lang: str) -> str:
-    totals = " · ".join(f"{state.name(s)} {state.totals[s]}" for s in state.seat_ids)
-    return say(lang, "points") + totals
+    totals = [f"{state.name(s)} {state.totals[s]}" for s in state.seat_ids]
+    return "\n".join(by_player(say(lang, "points"), totals))
 
 
 def state_text(state: State, lang: str) -> str:

@@ -34,14 +34,23 @@ def table_text(state: State, lang: str) -> str:
 
 def _header(state: State, lang: str) -> str:
     pile = say(lang, "pile")
-    sizes = " · ".join(f"{state.name(s)} {len(state.hands[s])}" for s in state.seat_ids)
     hands = say(lang, "cards_in_hand")
     if state.finished or state.to_move is None:
         head = say(lang, "table_heading_over", round=state.round)
     else:
         mover = state.name(state.to_move)
         head = say(lang, "table_heading", round=state.round, turn=state.turn, mover=mover)
-    return f"{head}\n{hands}: {sizes}  ({pile} {len(state.pile)})"
+    sizes = [f"{state.name(s)} {len(state.hands[s])}" for s in state.seat_ids]
+    return "\n".join([head, *by_player(f"{hands}: ", sizes, f"  ({pile} {len(state.pile)})")])
+
+
+def by_player(prefix: str, items: list[str], suffix: str = "") -> list[str]:
+    """ "Punkte: Anna 3 · Bert 5": one line while it fits in a mail's width, else broken
+    between players (with five long names it did not fit), never inside one's entry."""
+    line = prefix + " · ".join(items) + suffix
+    if len(line) <= layout.WIDTH or not items:
+        return [line]
+    return layout.flow([f"{item} ·" for item in items[:-1]] + [items[-1] + suffix], prefix)
 
 
 def _kegs_line(state: State, lang: str) -> str:
@@ -52,10 +61,10 @@ def _kegs_line(state: State, lang: str) -> str:
             held.setdefault(holder, []).append(cards.colour_shown(colour, lang))
     owners = [f"{state.name(s)} {','.join(held[s])}" for s in state.seat_ids if s in held]
     free = [cards.colour_shown(c, lang) for c in state.options.colours if c not in state.table.kegs]
-    text = say(lang, "kegs") + (" · ".join(owners) or "–")
-    if free:
-        text += say(lang, "still_free") + ",".join(free) + ")"
-    return text
+    free_text = say(lang, "still_free") + ",".join(free) + ")" if free else ""
+    if not owners:
+        return say(lang, "kegs") + "–" + free_text
+    return "\n".join(by_player(say(lang, "kegs"), owners, free_text))
 
 
 # --- Drunter & Drüber ------------------------------------------------------------------
@@ -97,11 +106,9 @@ def _kq_extras(state: State, lang: str) -> list[str]:
         f"{state.name(s)} {' '.join(table.dukes[s])}" for s in state.seat_ids if table.dukes.get(s)
     ]
     total, limit = kq.duke_sum(table), state.options.kq_end_duke_sum
-    lines = [
-        say(lang, "dukes_face_up")
-        + (" · ".join(dukes) or "–")
-        + say(lang, "sum", total=total, limit=limit)
-    ]
+    summed = say(lang, "sum", total=total, limit=limit)
+    head = say(lang, "dukes_face_up")
+    lines = by_player(head, dukes, summed) if dukes else [head + "–" + summed]
     won = [
         f"{state.name(s)} {sum(cards.value(c) for c in table.collected[s])} "
         f"({cards.shown_all(table.collected[s], lang)})"

@@ -97,6 +97,11 @@ class ToWritten(Transformer[Token, list[Item]]):
     def turn_head(self, _number: Token) -> Ignored:
         return Ignored()
 
+    def turn_play_line(self, _head: Ignored, play: Written) -> list[Item]:
+        """ "Zug 2: Bier 5 auf ws1": the turn is the daemon's to check (``read_header``
+        leaves such a line to the game only when it names the current turn)."""
+        return [play]
+
     def game_head(self, _name: Token) -> Ignored:
         return Ignored()
 

@@ -17,7 +17,7 @@ from gm_daemon.games.kit import names
 from gm_daemon.games.primtraktor.model import Direction, Leg, State
 from gm_daemon.games.primtraktor.texts import say
 from gm_daemon.games.protocol import Line, Problem, ProblemKind, Seat
-from gm_daemon.games.text import fold
+from gm_daemon.games.text import fold, introduces_orders, without_full_stop
 from gm_daemon.grammar import parser
 
 COMMAND_WORDS = {"fertig", "done", "ende", "end"}  # daemon commands that may reach us
@@ -93,7 +93,11 @@ def _problem(line: Line, kind: ProblemKind, message: str, hint: str) -> LineProb
     return LineProblem(Problem(line.no, line.text, kind, message, hint))
 
 
-_DIRECTION_WORD = re.compile(r"(nord|north|n|ost|east|o|e|süd|sued|sud|south|s|west|w)(?!\w)", re.I)
+_DIRECTION_WORD = re.compile(
+    r"(norden|nord|north|n|osten|ost|east|o|e|süden|sueden|suden|süd|sued|sud|south|s|westen|west|w)"
+    r"(?!\w)",
+    re.I,
+)
 
 
 def _strip_bare_name(line: Line, seats: Sequence[Seat]) -> tuple[str, str]:
@@ -125,6 +129,7 @@ def read_line(line: Line, seats: Sequence[Seat], lang: str) -> ReadLine:
     or a leg too many: every bad piece becomes its own problem (``LineProblems``).
     """
     name, rest = _strip_bare_name(line, seats)
+    rest = without_full_stop(rest)
     try:
         tree = parser("primtraktor").parse(rest)
     except UnexpectedInput as exc:
@@ -217,8 +222,8 @@ def check_names(read: ReadLine, seats: Sequence[Seat], seat: str, lang: str) -> 
     own_name = own.name if own else seat
     players = names.of_seats(seats)
     for name in read.names:
-        if fold(name).replace(" ", "") in MOVES_LABELS:
-            continue
+        if fold(name).replace(" ", "") in MOVES_LABELS or introduces_orders(name):
+            continue  # "Züge:", "Meine Züge:", "Korrektur:"
         matches = players.find(name)
         if seat in matches:
             continue
