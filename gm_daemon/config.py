@@ -30,7 +30,7 @@ from pydantic import (
 
 from gm_daemon.disk_cache import parsed_toml
 from gm_daemon.games import UnknownKind, find_game
-from gm_daemon.games.protocol import Shape
+from gm_daemon.games.protocol import Shape, empty_dict, empty_list
 from gm_daemon.passwords import read_password_env, read_password_file
 
 _DURATION = re.compile(r"(\d+)\s*([wdhms])")
@@ -774,12 +774,12 @@ class GameConfig(Strict):
         "name and address may change.",
     )
     observers: list[ObserverConfig] = Field(
-        default_factory=list,
+        default_factory=empty_list,
         description="People who follow the game: a welcome without a code, every public "
         "result, announcement and notice, never a player's private part.",
     )
     options: dict[str, Any] = Field(
-        default_factory=dict,
+        default_factory=empty_dict,
         description="The game kind's own rule options; see the section of the kind below. "
         'Unknown keys are refused. A value `{ file = "boards/turm.txt" }` is replaced by '
         "that file's text, found relative to the config file.",
@@ -968,7 +968,7 @@ class Config(Strict):
     )
     mail: MailSection = Field(description="Mail in and out: the GM address and the servers.")
     games: list[GameConfig] = Field(
-        default_factory=list,
+        default_factory=empty_list,
         description="The games, one `[[games]]` table each. A game is started when the daemon "
         "first sees it (at start-up or on reload); removing it from the config stops it, "
         "adding it back resumes it.",
