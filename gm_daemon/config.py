@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 import ipaddress
 import re
-from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import cached_property
 from pathlib import Path
@@ -1019,18 +1018,25 @@ class Config(Strict):
         return index.by_id
 
 
-@dataclass
 class _SeatIndex:
-    players: list[PlayerConfig] | None = None
-    count: int = 0
-    own: dict[str, Language | None] = field(default_factory=dict)
+    """Plain classes, the two indexes: nothing compares or prints them (a config's equality
+    leaves them out), and a dataclass's generated methods are compiled on every start."""
+
+    __slots__ = ("count", "own", "players")
+
+    def __init__(self) -> None:
+        self.players: list[PlayerConfig] | None = None
+        self.count = 0
+        self.own: dict[str, Language | None] = {}
 
 
-@dataclass
 class _GameIndex:
-    games: list[GameConfig] | None = None
-    count: int = 0
-    by_id: dict[str, GameConfig] = field(default_factory=dict)
+    __slots__ = ("by_id", "count", "games")
+
+    def __init__(self) -> None:
+        self.games: list[GameConfig] | None = None
+        self.count = 0
+        self.by_id: dict[str, GameConfig] = {}
 
 
 class ConfigError(Exception):

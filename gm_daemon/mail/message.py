@@ -27,7 +27,6 @@ from gm_daemon.games.protocol import Line
 from gm_daemon.mail.address import address_problem
 from gm_daemon.mail.armour import strip_armour
 from gm_daemon.mail.compose import is_own_message_id
-from gm_daemon.mail.smime import ENCRYPTED, content_type, signed_content
 
 
 @dataclass(frozen=True)
@@ -367,6 +366,8 @@ def _opened(msg: Message, parts: _Parts) -> Message:
             return None
         if str(parts.param(part, "smime-type", "")).lower() not in ("", "signed-data"):
             return None
+        from gm_daemon.mail.smime import signed_content  # S/MIME mails are rare: on first use
+
         payload = part.get_payload(decode=True)
         inner = signed_content(payload) if isinstance(payload, bytes) else None
         if inner is None:
@@ -409,6 +410,8 @@ def _encryption(msg: Message, inline_pgp: bool, parts: _Parts) -> str | None:
             kind = str(parts.param(part, "smime-type", "")).lower()
             if kind in ("enveloped-data", "authenveloped-data"):
                 return "S/MIME"
+            from gm_daemon.mail.smime import ENCRYPTED, content_type  # as in _opened
+
             payload = part.get_payload(decode=True) if not kind else None
             if isinstance(payload, bytes) and content_type(payload) in ENCRYPTED:
                 return "S/MIME"  # Outlook's x-pkcs7-mime often names no smime-type

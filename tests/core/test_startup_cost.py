@@ -147,6 +147,7 @@ def test_run_once_with_an_order_reads_it(
     assert status == 0
     assert {"gm_daemon.intake", "gm_daemon.games.highnoon.syntax"} <= modules
     assert "html.parser" not in modules  # a plain-text mail: no HTML to render
+    assert "gm_daemon.mail.smime" not in modules  # nor S/MIME to open
     grammar = {"lark", "gm_daemon.games.highnoon.by_grammar"}
     assert modules & grammar == (grammar if lark else set())
     assert (TOKENIZED in modules) is False
