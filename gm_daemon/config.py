@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 import ipaddress
 import re
-from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import cached_property
 from pathlib import Path
@@ -30,7 +29,7 @@ from pydantic import (
 
 from gm_daemon.disk_cache import parsed_toml
 from gm_daemon.games import UnknownKind, find_game
-from gm_daemon.games.protocol import Shape
+from gm_daemon.games.protocol import Shape, empty_dict, empty_list
 from gm_daemon.passwords import read_password_env, read_password_file
 
 _DURATION = re.compile(r"(\d+)\s*([wdhms])")
@@ -776,12 +775,12 @@ class GameConfig(Strict):
         "name and address may change.",
     )
     observers: list[ObserverConfig] = Field(
-        default_factory=list,
+        default_factory=empty_list,
         description="People who follow the game: a welcome without a code, every public "
         "result, announcement and notice, never a player's private part.",
     )
     options: dict[str, Any] = Field(
-        default_factory=dict,
+        default_factory=empty_dict,
         description="The game kind's own rule options; see the section of the kind below. "
         'Unknown keys are refused. A value `{ file = "boards/turm.txt" }` is replaced by '
         "that file's text, found relative to the config file.",
@@ -970,7 +969,7 @@ class Config(Strict):
     )
     mail: MailSection = Field(description="Mail in and out: the GM address and the servers.")
     games: list[GameConfig] = Field(
-        default_factory=list,
+        default_factory=empty_list,
         description="The games, one `[[games]]` table each. A game is started when the daemon "
         "first sees it (at start-up or on reload); removing it from the config stops it, "
         "adding it back resumes it.",
@@ -1021,18 +1020,25 @@ class Config(Strict):
         return index.by_id
 
 
-@dataclass
 class _SeatIndex:
-    players: list[PlayerConfig] | None = None
-    count: int = 0
-    own: dict[str, Language | None] = field(default_factory=dict)
+    """Plain classes, the two indexes: nothing compares or prints them (a config's equality
+    leaves them out), and a dataclass's generated methods are compiled on every start."""
+
+    __slots__ = ("count", "own", "players")
+
+    def __init__(self) -> None:
+        self.players: list[PlayerConfig] | None = None
+        self.count = 0
+        self.own: dict[str, Language | None] = {}
 
 
-@dataclass
 class _GameIndex:
-    games: list[GameConfig] | None = None
-    count: int = 0
-    by_id: dict[str, GameConfig] = field(default_factory=dict)
+    __slots__ = ("by_id", "count", "games")
+
+    def __init__(self) -> None:
+        self.games: list[GameConfig] | None = None
+        self.count = 0
+        self.by_id: dict[str, GameConfig] = {}
 
 
 class ConfigError(Exception):

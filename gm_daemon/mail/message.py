@@ -27,7 +27,6 @@ from gm_daemon.games.protocol import Line
 from gm_daemon.mail.address import address_problem
 from gm_daemon.mail.armour import strip_armour
 from gm_daemon.mail.compose import is_own_message_id
-from gm_daemon.mail.smime import ENCRYPTED, content_type, signed_content
 
 
 @dataclass(frozen=True)
@@ -367,6 +366,8 @@ def _opened(msg: Message, parts: _Parts) -> Message:
             return None
         if str(parts.param(part, "smime-type", "")).lower() not in ("", "signed-data"):
             return None
+        from gm_daemon.mail.smime import signed_content  # S/MIME mails are rare: on first use
+
         payload = part.get_payload(decode=True)
         inner = signed_content(payload) if isinstance(payload, bytes) else None
         if inner is None:
@@ -409,6 +410,8 @@ def _encryption(msg: Message, inline_pgp: bool, parts: _Parts) -> str | None:
             kind = str(parts.param(part, "smime-type", "")).lower()
             if kind in ("enveloped-data", "authenveloped-data"):
                 return "S/MIME"
+            from gm_daemon.mail.smime import ENCRYPTED, content_type  # as in _opened
+
             payload = part.get_payload(decode=True) if not kind else None
             if isinstance(payload, bytes) and content_type(payload) in ENCRYPTED:
                 return "S/MIME"  # Outlook's x-pkcs7-mime often names no smime-type
@@ -814,14 +817,21 @@ def _text_attachment(msg: Message, parts: _Parts) -> tuple[str, str] | None:
 
 _SOME_LINE = re.compile(r"^[ \t]*[^\s>]", re.MULTILINE)
 _ENVELOPE = re.compile(r"^\s*(code|mein code|my code|spiel|game)\b", re.IGNORECASE)
-# Lines of a cover note: greetings, sign-offs, and words about the attachment.
-_COVER = re.compile(
-    r"^\s*(hallo|hi|hey|moin|servus|guten (tag|morgen|abend)|liebe[rs]?|sehr geehrte[rs]?"
-    r"|hello|dear|(viele|beste|liebe|freundliche|herzliche)n? gr(ü|ue|u)(ß|ss)e|gr(ü|ue|u)(ß|ss)e?"
-    r"|mfg|lg|vg|cheers|regards|best|thanks|danke|bis (dann|bald)|ciao|tsch(ü|ue)ss?)\b"
-    r"|anhang|anbei|angehängt|beigefügt|attach|datei|\bfile\b|\bbefehle?\b|\borders?\b",
-    re.IGNORECASE,
-)
+
+
+@lru_cache(maxsize=1)
+def _cover() -> re.Pattern[str]:
+    """Lines of a cover note: greetings, sign-offs, and words about the attachment. Compiled
+    for the first mail with a text attachment: most runs see none, and compiling it is a
+    tenth of this module's start."""
+    return re.compile(
+        r"^\s*(hallo|hi|hey|moin|servus|guten (tag|morgen|abend)|liebe[rs]?|sehr geehrte[rs]?"
+        r"|hello|dear|(viele|beste|liebe|freundliche|herzliche)n? gr(ü|ue|u)(ß|ss)e"
+        r"|gr(ü|ue|u)(ß|ss)e?"
+        r"|mfg|lg|vg|cheers|regards|best|thanks|danke|bis (dann|bald)|ciao|tsch(ü|ue)ss?)\b"
+        r"|anhang|anbei|angehängt|beigefügt|attach|datei|\bfile\b|\bbefehle?\b|\borders?\b",
+        re.IGNORECASE,
+    )
 
 
 def _only_cover_note(body: str, display_name: str) -> bool:
@@ -831,7 +841,7 @@ def _only_cover_note(body: str, display_name: str) -> bool:
     for line in order_lines(body):
         words = {word.lower() for word in re.findall(r"\w+", line.text)}
         bare_name = bool(words) and words <= name_words
-        if not (_ENVELOPE.match(line.text) or _COVER.search(line.text) or bare_name):
+        if not (_ENVELOPE.match(line.text) or _cover().search(line.text) or bare_name):
             return False
     return True
 
@@ -948,11 +958,13 @@ def decode_bytes(raw: bytes, charset: str) -> str:
     return raw.decode("latin-1")
 
 
-# Regular expressions rather than str.translate: translate walks a 10 MB text character by
-# character in Python-level lookups (half a second), a regex skips to the rare matches.
-_SPACES = re.compile("[\u00a0\u202f\u2007]")
-# zero-width and direction marks that clients and phones slip into text
-_INVISIBLE = re.compile("[\ufeff\u200b\u200c\u2060\u00ad\u200e\u200f]")
+# Spaces other than " " (no-break, narrow no-break, figure), and the zero-width and direction
+# marks that clients and phones slip into text: each taken out by ``str.replace``, whose
+# search skips a 10 MB text in milliseconds. Not str.translate (a Python-level look-up per
+# character: half a second for 10 MB), nor a regular expression of them (compiling a class
+# of characters above U+00FF builds a 64 K table in Python: ~2 M instructions a start).
+_SPACES = ("\u00a0", "\u202f", "\u2007")
+_INVISIBLE = ("\ufeff", "\u200b", "\u200c", "\u2060", "\u00ad", "\u200e", "\u200f")
 # Emoji (pictographs, flags, skin tones, ✌ ☺ ✔) and their joiners: a phone adds them to an
 # order line ("Pech 3 2 1 🔫"), and no game reads them. Card suits (♠♥♦♣) and the dingbat
 # arrows (➔) stay: a game may read those.
@@ -965,7 +977,10 @@ def _tidy(text: str) -> str:
     """Unify line ends, spaces and Unicode forms so later steps see one form: a Mac may send
     "ü" as "u" + combining diaeresis (NFD), which must read as the same name."""
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    text = _INVISIBLE.sub("", _SPACES.sub(" ", text))
+    for space in _SPACES:
+        text = text.replace(space, " ")
+    for mark in _INVISIBLE:
+        text = text.replace(mark, "")
     return unicodedata.normalize("NFC", _EMOJI.sub("", text))
 
 
@@ -998,37 +1013,45 @@ _REPLY_HEADER_START = re.compile(r"^\s*(am|on)\s", re.IGNORECASE)
 # A word _REPLY_HEADER and _REPLY_HEADER_END need ("geschrieben" holds "schrieb"): a text
 # without one has no attribution line to look for line by line (most order mails).
 _ATTRIBUTION_WORD = re.compile(r"schrieb|wrote", re.IGNORECASE)
-_ORIGINAL_MESSAGE = re.compile(
+# The patterns of the lines that end a text; compiled only joined, in _ENDS_TEXT.
+_ORIGINAL_MESSAGE = (
     r"^\s*-{3,}\s*(original message|ursprüngliche nachricht|original nachricht"
-    r"|weitergeleitete nachricht|forwarded message)\s*-{3,}\s*$",
-    re.IGNORECASE,
+    r"|weitergeleitete nachricht|forwarded message)\s*-{3,}\s*$"
 )
-_OUTLOOK_RULE = re.compile(r"^\s*_{20,}\s*$")
-# Outlook (and others) quote the original below a header block without any separator line:
-# "Von: Spielleiter <gm@…>" / "Gesendet: Sonntag, …" / "An: …" / "Betreff: …"; GMX and
-# web.de put "Gesendet:" first.
-_QUOTE_FROM = re.compile(r"^\s*\*?(von|from)\s*:\s*\*?\s*\S", re.IGNORECASE)
-_QUOTE_DATE = re.compile(r"^\s*\*?(gesendet|sent|datum|date)\s*:\s*\*?\s*\S", re.IGNORECASE)
+_OUTLOOK_RULE = r"^\s*_{20,}\s*$"
+
+
+@lru_cache(maxsize=1)
+def _quote_from_date() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """Outlook (and others) quote the original below a header block without any separator
+    line: "Von: Spielleiter <gm@…>" / "Gesendet: Sonntag, …" / "An: …" / "Betreff: …"; GMX
+    and web.de put "Gesendet:" first. Compiled for the first line _QUOTE_HEADER matches:
+    few mails have one."""
+    return (
+        re.compile(r"^\s*\*?(von|from)\s*:\s*\*?\s*\S", re.IGNORECASE),
+        re.compile(r"^\s*\*?(gesendet|sent|datum|date)\s*:\s*\*?\s*\S", re.IGNORECASE),
+    )
+
+
 # What phones put below a message: a signature without the "-- " line.
-_MOBILE_SIGNATURE = re.compile(
+_MOBILE_SIGNATURE = (
     r"^\s*(von meinem \S.*gesendet|gesendet (von|mit) .*(iphone|ipad|android|smartphone|app)"
     r"|sent (from|with) .*(iphone|ipad|android|mobile|phone|outlook|app)|get outlook for \S+)"
-    r"\s*\.?\s*$",
-    re.IGNORECASE,
+    r"\s*\.?\s*$"
 )
 
-# Any of the three above, in one pass: nearly every line is none of them.
+# Any of the three above, in one pass: nearly every line is none of them. MULTILINE, as
+# ``_may_end`` searches a whole text with it, each line's start a "^"; a line (no "\n" in
+# it) is matched alike with and without it, so one compiled pattern serves both.
 _ENDS_TEXT = re.compile(
-    "|".join(f"(?:{p.pattern})" for p in (_ORIGINAL_MESSAGE, _OUTLOOK_RULE, _MOBILE_SIGNATURE)),
-    re.IGNORECASE,
+    "|".join(f"(?:{p})" for p in (_ORIGINAL_MESSAGE, _OUTLOOK_RULE, _MOBILE_SIGNATURE)),
+    re.IGNORECASE | re.MULTILINE,
 )
-# Either of _QUOTE_FROM and _QUOTE_DATE: a line that is neither starts no quote header block.
+# Either of _quote_from_date's two: a line that is neither starts no quote header block
+# (MULTILINE as _ENDS_TEXT).
 _QUOTE_HEADER = re.compile(
-    r"^\s*\*?(von|from|gesendet|sent|datum|date)\s*:\s*\*?\s*\S", re.IGNORECASE
+    r"^\s*\*?(von|from|gesendet|sent|datum|date)\s*:\s*\*?\s*\S", re.IGNORECASE | re.MULTILINE
 )
-# The two above searched in a whole text, each line's start a "^" (``_may_end``).
-_ENDS_TEXT_IN = re.compile(_ENDS_TEXT.pattern, re.IGNORECASE | re.MULTILINE)
-_QUOTE_HEADER_IN = re.compile(_QUOTE_HEADER.pattern, re.IGNORECASE | re.MULTILINE)
 
 # No game's orders come near this; a pasted novel is answered by its first lines alone.
 MAX_LINES = 10_000
@@ -1075,8 +1098,8 @@ def _may_end(text: str) -> bool:
     return (
         "--" in text
         or "END" in text.upper()
-        or _ENDS_TEXT_IN.search(text) is not None
-        or _QUOTE_HEADER_IN.search(text) is not None
+        or _ENDS_TEXT.search(text) is not None
+        or _QUOTE_HEADER.search(text) is not None
     )
 
 
@@ -1093,9 +1116,10 @@ def _quote_headers_at(lines: list[str], index: int) -> bool:
     if not _QUOTE_HEADER.match(lines[index]):
         return False
     following = lines[index + 1 : index + 4]
+    quote_from, quote_date = _quote_from_date()
     return bool(
-        (_QUOTE_FROM.match(lines[index]) and any(map(_QUOTE_DATE.match, following)))
-        or (_QUOTE_DATE.match(lines[index]) and any(map(_QUOTE_FROM.match, following)))
+        (quote_from.match(lines[index]) and any(map(quote_date.match, following)))
+        or (quote_date.match(lines[index]) and any(map(quote_from.match, following)))
     )
 
 

@@ -12,6 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from gm_daemon.games.hexenhalma.board import Board, parse_board
+from gm_daemon.games.protocol import empty_dict, empty_list
 
 Direction = Literal["N", "E", "S", "W"]
 Spell = Literal["K", "M", "I", "B"]
@@ -34,7 +35,7 @@ class Void(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     reason: str
-    values: dict[str, str | int] = Field(default_factory=dict)
+    values: dict[str, str | int] = Field(default_factory=empty_dict)
 
 
 class WitchOrder(BaseModel):
@@ -48,7 +49,7 @@ class WitchOrder(BaseModel):
 class Orders(BaseModel):
     """One team's orders for the current round; no witches = the team fields none (HH-7)."""
 
-    witches: list[WitchOrder] = Field(default_factory=list)
+    witches: list[WitchOrder] = Field(default_factory=empty_list)
 
     def starting(self) -> list[WitchOrder]:
         return [w for w in self.witches if w.void is None]
@@ -116,9 +117,9 @@ class RoundRecord(BaseModel):
     round: int
     board: str
     orders: dict[str, Orders]
-    defaulted: list[str] = Field(default_factory=list)
-    pairings: list[Pairing] = Field(default_factory=list)
-    lots: list[Lot] = Field(default_factory=list)
+    defaulted: list[str] = Field(default_factory=empty_list)
+    pairings: list[Pairing] = Field(default_factory=empty_list)
+    lots: list[Lot] = Field(default_factory=empty_list)
 
 
 class State(BaseModel):
@@ -126,14 +127,14 @@ class State(BaseModel):
     round: int = 1  # the round now open (or waiting for its board)
     rounds: int
     scoring: Literal["arrivals", "league"] = "arrivals"
-    boards: list[str] = Field(default_factory=list)  # board texts, round 1 first
+    boards: list[str] = Field(default_factory=empty_list)  # board texts, round 1 first
     lot_seed: str  # drawn at the start from the game's seed; the ``game`` of HH-15's key
-    history: list[dict[str, Totals]] = Field(default_factory=list)  # per round, per seat
+    history: list[dict[str, Totals]] = Field(default_factory=empty_list)  # per round, per seat
     last: RoundRecord | None = None
     finished: bool = False
     lots_drawn: int = 0  # in every round so far: the final result says what decided them
-    leaving: list[str] = Field(default_factory=list)  # out once this round is played (leave)
-    left: list[str] = Field(default_factory=list)  # out: no more pairings, figures stay
+    leaving: list[str] = Field(default_factory=empty_list)  # out once this round is played (leave)
+    left: list[str] = Field(default_factory=empty_list)  # out: no more pairings, figures stay
 
     def playing(self) -> list[str]:
         """Seats that still field teams (everyone but who left)."""

@@ -14,13 +14,14 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from gm_daemon.games.hexenhalma.board import Board, BoardError, parse_board
+from gm_daemon.games.protocol import empty_list
 
 
 class Options(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     boards: list[str] = Field(
-        default_factory=list,
+        default_factory=empty_list,
         description="One board per round, in order: each a board text (see "
         "docs/games/hexenhalma.md), usually kept in its own file and written as "
         '`{ file = "boards/turm.txt" }` (relative to the config file). Boards for later '

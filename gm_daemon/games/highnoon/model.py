@@ -10,6 +10,8 @@ from typing import Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator
 
+from gm_daemon.games.protocol import empty_dict, empty_list
+
 FIRST_POSITION = 19
 LAST_POSITION = 1
 Pair = tuple[str, str]  # a duel: the two seat ids, lower id first
@@ -106,13 +108,13 @@ class DuelResult(BaseModel):
 
     a: str
     b: str
-    fired_a: list[int] = Field(default_factory=list)
-    fired_b: list[int] = Field(default_factory=list)
+    fired_a: list[int] = Field(default_factory=empty_list)
+    fired_b: list[int] = Field(default_factory=empty_list)
     hit_a: bool = False
     hit_b: bool = False
-    unfired_a: list[int] = Field(default_factory=list)  # listed, not fired (duel ended)
-    unfired_b: list[int] = Field(default_factory=list)
-    rolls: list[Roll] = Field(default_factory=list)
+    unfired_a: list[int] = Field(default_factory=empty_list)  # listed, not fired (duel ended)
+    unfired_b: list[int] = Field(default_factory=empty_list)
+    rolls: list[Roll] = Field(default_factory=empty_list)
 
     def winner(self) -> str | None:
         """The one who hit when the other did not; None for a double hit or no hit."""
@@ -125,12 +127,12 @@ class RoundRecord(BaseModel):
     """The published result of one round, kept in the state for rendering the report."""
 
     round: int
-    duels: list[DuelResult] = Field(default_factory=list)
-    duel_counts: dict[str, int] = Field(default_factory=dict)  # scheduled duels per player
-    penalties: dict[str, int] = Field(default_factory=dict)  # L taken under HN-15
-    eliminated: list[str] = Field(default_factory=list)
-    challenges: list[Pair] = Field(default_factory=list)  # (challenger, target) that count
-    invalid_orders: list[str] = Field(default_factory=list)  # stored orders unusable -> NMR
+    duels: list[DuelResult] = Field(default_factory=empty_list)
+    duel_counts: dict[str, int] = Field(default_factory=empty_dict)  # scheduled duels per player
+    penalties: dict[str, int] = Field(default_factory=empty_dict)  # L taken under HN-15
+    eliminated: list[str] = Field(default_factory=empty_list)
+    challenges: list[Pair] = Field(default_factory=empty_list)  # (challenger, target) that count
+    invalid_orders: list[str] = Field(default_factory=empty_list)  # stored orders unusable -> NMR
 
 
 class State(BaseModel):
@@ -140,11 +142,11 @@ class State(BaseModel):
     round: int = 1
     n0: int
     players: list[Player]
-    pairings: list[Pair] = Field(default_factory=list)
+    pairings: list[Pair] = Field(default_factory=empty_list)
     last_round: RoundRecord | None = None
     finished: bool = False
-    ranking: list[list[str]] = Field(default_factory=list)  # set when finished
-    leaving: list[str] = Field(default_factory=list)  # out once this round is played (leave)
+    ranking: list[list[str]] = Field(default_factory=empty_list)  # set when finished
+    leaving: list[str] = Field(default_factory=empty_list)  # out once this round is played (leave)
 
     def player(self, seat: str) -> Player:
         for player in self.players:
@@ -172,8 +174,8 @@ class Orders(BaseModel):
     void and excess names already dropped.
     """
 
-    shots: dict[str, list[int]] = Field(default_factory=dict)
-    challenges: list[str] = Field(default_factory=list)
+    shots: dict[str, list[int]] = Field(default_factory=empty_dict)
+    challenges: list[str] = Field(default_factory=empty_list)
 
     def planned(self) -> int:
         return sum(len(positions) for positions in self.shots.values())

@@ -12,6 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from gm_daemon.games.hornberg.options import Options
+from gm_daemon.games.protocol import empty_dict, empty_list
 
 
 class SeatInfo(BaseModel):
@@ -30,9 +31,9 @@ class Row(BaseModel):
     """Drunter & Drüber: a duke row (DD-1, DD-2). Cannons are appended on the right."""
 
     base: int
-    extenders: list[int] = Field(default_factory=list)
-    shorteners: list[int] = Field(default_factory=list)
-    stacks: list[Stack] = Field(default_factory=list)
+    extenders: list[int] = Field(default_factory=empty_list)
+    shorteners: list[int] = Field(default_factory=empty_list)
+    stacks: list[Stack] = Field(default_factory=empty_list)
 
     @property
     def length(self) -> int:
@@ -58,11 +59,11 @@ class Cell(BaseModel):
 
 
 class Table(BaseModel):
-    rows: list[Row] = Field(default_factory=list)  # D&D: rows I, II, III
-    cells: list[Cell] = Field(default_factory=list)  # K&Q: the grid
-    kegs: dict[str, str] = Field(default_factory=dict)  # colour -> seat holding the keg
-    collected: dict[str, list[str]] = Field(default_factory=dict)  # K&Q: seat -> cards won
-    dukes: dict[str, list[str]] = Field(default_factory=dict)  # K&Q: seat -> dukes face up
+    rows: list[Row] = Field(default_factory=empty_list)  # D&D: rows I, II, III
+    cells: list[Cell] = Field(default_factory=empty_list)  # K&Q: the grid
+    kegs: dict[str, str] = Field(default_factory=empty_dict)  # colour -> seat holding the keg
+    collected: dict[str, list[str]] = Field(default_factory=empty_dict)  # K&Q: seat -> cards won
+    dukes: dict[str, list[str]] = Field(default_factory=empty_dict)  # K&Q: seat -> dukes face up
 
 
 ScoreWhat = Literal["complete", "incomplete", "collected", "dukes", "table"]
@@ -73,14 +74,14 @@ class ScoreItem(BaseModel):
 
     what: ScoreWhat
     colour: str | None = None
-    cards: list[str] = Field(default_factory=list)  # "ro2/3" = cannon ro2 with beer 3
+    cards: list[str] = Field(default_factory=empty_list)  # "ro2/3" = cannon ro2 with beer 3
     points: int = 0
     doubled: bool = False  # Kreuzer & Quer: the colour's 1-cannon was still on the table
 
 
 class SeatScore(BaseModel):
     seat: str
-    items: list[ScoreItem] = Field(default_factory=list)
+    items: list[ScoreItem] = Field(default_factory=empty_list)
     total: int = 0
 
 
@@ -106,19 +107,19 @@ class State(BaseModel):
     to_move: str | None = None  # None once the game is over
     hands: dict[str, list[str]]
     pile: list[str]  # top of the pile is the end of the list
-    out_of_game: list[str] = Field(default_factory=list)  # D&D: unused base dukes
+    out_of_game: list[str] = Field(default_factory=empty_list)  # D&D: unused base dukes
     table: Table = Field(default_factory=Table)
-    out: list[str] = Field(default_factory=list)  # D&D: seats out this round, hands shown
+    out: list[str] = Field(default_factory=empty_list)  # D&D: seats out this round, hands shown
     totals: dict[str, int]
-    history: list[RoundResult] = Field(default_factory=list)
-    nmr_streak: dict[str, int] = Field(default_factory=dict)
+    history: list[RoundResult] = Field(default_factory=empty_list)
+    nmr_streak: dict[str, int] = Field(default_factory=empty_dict)
     redeals: int = 0  # re-deals this round because the start player held no cannon (A-9)
     finished: bool = False
     ranking: list[list[str]] | None = None
-    left: list[str] = Field(default_factory=list)  # seats that left the game: skipped
+    left: list[str] = Field(default_factory=empty_list)  # seats that left the game: skipped
     # The hands of who left, out of play face down (hidden like the pile); a new deal
     # takes them back into the deck.
-    discarded: list[str] = Field(default_factory=list)
+    discarded: list[str] = Field(default_factory=empty_list)
 
     @property
     def variant(self) -> str:

@@ -13,6 +13,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from gm_daemon.games.protocol import empty_list
+
 Direction = Literal["N", "NO", "O", "SO", "S", "SW", "W", "NW"]
 LineKind = Literal["zeile", "spalte"]
 PlanKind = Literal["none", "once", "standing"]
@@ -43,7 +45,7 @@ class Move(BaseModel):
 class Orders(BaseModel):
     """What a player sent for a turn: one play, or a plan of candidates (§6.2)."""
 
-    moves: list[Move] = Field(default_factory=list)
+    moves: list[Move] = Field(default_factory=empty_list)
     plan: PlanKind = "none"  # "once": PLAN, "standing": DAUERPLAN
 
 

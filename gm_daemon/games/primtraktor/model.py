@@ -13,6 +13,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from gm_daemon.games.protocol import empty_list
+
 Cell = tuple[int, int]
 Change = Literal["+", "-", "="]
 
@@ -124,7 +126,7 @@ class Orders(BaseModel):
     recomputes it from the state, so a stored NMR order can never disagree with the rules.
     """
 
-    legs: list[Leg] = Field(default_factory=list)
+    legs: list[Leg] = Field(default_factory=empty_list)
 
 
 EliminationReason = Literal["speed", "crash", "conflict", "nmr", "left"]
@@ -144,7 +146,7 @@ class Elimination(BaseModel):
     phase: int
     reason: EliminationReason
     cell: Cell | None = None
-    others: list[str] = Field(default_factory=list)
+    others: list[str] = Field(default_factory=empty_list)
 
     @property
     def time(self) -> tuple[int, int]:
@@ -188,7 +190,7 @@ class State(BaseModel):
     tractors: list[Tractor]
     finished: bool = False
     ended_phase: int | None = None
-    leaving: list[str] = Field(default_factory=list)  # seats out once this round is played
+    leaving: list[str] = Field(default_factory=empty_list)  # seats out once this round is played
 
     @model_validator(mode="after")
     def _seats_unique(self) -> State:
