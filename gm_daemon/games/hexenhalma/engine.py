@@ -167,10 +167,7 @@ class Hexenhalma(RoundGame[Options, State, Orders]):
     def rename(self, state: State, seat: str, name: str) -> State:
         """The GM renamed the player in the config (his ``id`` kept): from now on the
         game's texts and its reading of orders know him by ``name``."""
-        if state.name(seat) == name:
-            return state
-        seats = [s.model_copy(update={"name": name}) if s.id == seat else s for s in state.seats]
-        return state.model_copy(update={"seats": seats})
+        return names.renamed(state, "seats", seat, name)
 
     # --- a player leaving, a game ended now (optional hooks) ------------------------------
     def leave(self, state: State, seat: str) -> State:

@@ -13,6 +13,7 @@ from gm_daemon.games.highnoon.guide import example_name, example_orders, order_f
 from gm_daemon.games.highnoon.model import Options, Orders, State
 from gm_daemon.games.highnoon.rules import resolve_round, start_state
 from gm_daemon.games.highnoon.texts import say
+from gm_daemon.games.kit.names import renamed
 from gm_daemon.games.kit.rounds import RoundGame, leave_after_round
 from gm_daemon.games.protocol import Accepted, Lang, Line, Report, Resolution, Seat
 
@@ -70,12 +71,7 @@ class HighNoon(RoundGame[Options, State, Orders]):
     def rename(self, state: State, seat: str, name: str) -> State:
         """The GM renamed the player in the config (his ``id`` kept): from now on the
         game's texts and its reading of orders know him by ``name``."""
-        if state.player(seat).name == name:
-            return state
-        players = [
-            p.model_copy(update={"name": name}) if p.id == seat else p for p in state.players
-        ]
-        return state.model_copy(update={"players": players})
+        return renamed(state, "players", seat, name)
 
     # --- a player leaving, a game ended now (optional hooks) ------------------------------
     def leave(self, state: State, seat: str) -> State:

@@ -27,6 +27,7 @@ from gm_daemon.games.hornberg.resolve import resolve
 from gm_daemon.games.hornberg.samples import in_game_colours, problems_in_game_colours
 from gm_daemon.games.hornberg.texts import say
 from gm_daemon.games.kit.headers import numbered_header
+from gm_daemon.games.kit.names import renamed
 from gm_daemon.games.protocol import (
     Accepted,
     Attachment,
@@ -102,10 +103,7 @@ class Hornberg:
     def rename(self, state: State, seat: str, name: str) -> State:
         """The GM renamed the player in the config (his ``id`` kept): from now on the
         game's texts and its reading of orders know him by ``name``."""
-        if state.name(seat) == name:
-            return state
-        seats = [s.model_copy(update={"name": name}) if s.id == seat else s for s in state.seats]
-        return state.model_copy(update={"seats": seats})
+        return renamed(state, "seats", seat, name)
 
     # --- a player leaving, a game ended now (optional hooks) ------------------------------
     def leave(self, state: State, seat: str) -> State:

@@ -23,7 +23,7 @@ import re
 from collections.abc import Collection, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from gm_daemon.games.kit.phrases import Phrases
 from gm_daemon.games.text import fold
@@ -203,6 +203,23 @@ def of_seats(seats: Iterable[Named]) -> Names[str]:
 @lru_cache(maxsize=256)
 def _of_roster(roster: tuple[tuple[str, str], ...]) -> Names[str]:
     return Names((seat, (name, seat)) for seat, name in roster)
+
+
+S = TypeVar("S", bound=Any)
+
+
+def renamed(state: S, roster: str, seat: str, name: str, key: str = "id") -> S:
+    """``state`` with the record of ``seat`` in its list ``roster`` (records with a ``name``,
+    found by their ``key``) called ``name``: the ``rename`` hook of a game whose players are
+    such a list. The state itself when he has that name already, so that a reload that
+    renames nobody stores nothing."""
+    records = getattr(state, roster)
+    if all(getattr(r, key) != seat or r.name == name for r in records):
+        return state
+    changed = [
+        r.model_copy(update={"name": name}) if getattr(r, key) == seat else r for r in records
+    ]
+    return state.model_copy(update={roster: changed})
 
 
 def did_you_mean(lang: str, name: str) -> str:

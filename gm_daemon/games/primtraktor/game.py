@@ -6,6 +6,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from gm_daemon.games.kit.names import renamed
 from gm_daemon.games.kit.rounds import RoundGame, leave_after_round
 from gm_daemon.games.primtraktor import ack, report
 from gm_daemon.games.primtraktor.events import GameEnded, dump_events, load_events
@@ -102,12 +103,7 @@ class PrimtraktorGame(RoundGame[Options, State, Orders]):
     def rename(self, state: State, seat: str, name: str) -> State:
         """The GM renamed the player in the config (his ``id`` kept): from now on the
         game's texts and its reading of orders know him by ``name``."""
-        if state.tractor(seat).name == name:
-            return state
-        tractors = [
-            t.model_copy(update={"name": name}) if t.seat == seat else t for t in state.tractors
-        ]
-        return state.model_copy(update={"tractors": tractors})
+        return renamed(state, "tractors", seat, name, key="seat")
 
     # --- a player leaving, a game ended now (optional hooks) ------------------------------
     def leave(self, state: State, seat: str) -> State:
