@@ -26,6 +26,7 @@ from gm_daemon.journal import log_level, setup_logging
 
 if TYPE_CHECKING:
     from gm_daemon.config import Config, GameConfig
+    from gm_daemon.games.protocol import Line
     from gm_daemon.loaded import Loaded
     from gm_daemon.referee import Referee
     from gm_daemon.store import Store
@@ -871,6 +872,14 @@ def _absences(options: argparse.Namespace) -> int:
     return 0
 
 
+def _order_line(loaded: Loaded, line: Line) -> Line | None:
+    """The line as the daemon's header step reads it (``guards.ReadBody``)."""
+    from gm_daemon.loaded import header_line
+
+    header = loaded.engine.read_header(line.text, loaded.state)
+    return line if header is None else header_line(loaded, line, header)
+
+
 def _parse(options: argparse.Namespace) -> int:
     from gm_daemon.games.protocol import OrdersRejected
     from gm_daemon.greetings import OnlyGreetings, read_orders
@@ -885,11 +894,7 @@ def _parse(options: argparse.Namespace) -> int:
     player = referee.find_player(options.game, options.player)
     text = _order_text(options.file.read_bytes() if options.file else sys.stdin.buffer.read())
     envelope = read_envelope(order_lines(text))
-    lines = [
-        line
-        for line in envelope.lines
-        if loaded.engine.read_header(line.text, loaded.state) is None
-    ]
+    lines = [line for line in (_order_line(loaded, line) for line in envelope.lines) if line]
     on_file = referee.orders_on_file(loaded, player.seat)
     try:  # past greetings and introductions, as the daemon reads a mail
         accepted = read_orders(

@@ -2,6 +2,8 @@
 
 A game whose phases are numbered by its ``phase_number`` reads its header with
 ``numbered_header``; Highlander, whose header names a year and a season, has its own.
+Players write their orders on the header's line too ("Runde 1: N+, O+"): ``orders_after``
+finds them, for the protocol's optional ``orders_after_header``.
 """
 
 from __future__ import annotations
@@ -21,8 +23,27 @@ def numbered_header(text: str, words: tuple[str, ...], current: int) -> Header |
     return Header.CURRENT if int(match[1]) == current else Header.OTHER
 
 
+def orders_after(text: str, words: tuple[str, ...]) -> str | None:
+    """What follows a numbered header on its line ("Runde 1: N+, O+" → "N+, O+"), or None
+    when the header stands alone: nothing after it but punctuation, a count of rounds
+    ("Runde 3/12", "Round 3 of 12") or a parenthetical ("Runde 3 (Anna):"), which players
+    copy from the subject's label and which are no orders."""
+    match = _header_pattern(words).match(text)
+    if match is None:
+        return None
+    rest = _HEADER_DECORATION.sub("", match[2]).strip()
+    return rest if _ANY_WORD.search(rest) else None
+
+
+# after the round's number: separators, "/12", "von 12", "(Anna)", in any order
+_HEADER_DECORATION = re.compile(
+    r"^(?:[\s:=.,;!\-–—]+|(?:/|\bvon\b|\bof\b)\s*\d+\b|\([^()]*\))*", re.IGNORECASE
+)
+_ANY_WORD = re.compile(r"\w")
+
+
 @functools.lru_cache(maxsize=64)
 def _header_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
     """Compiled once per game's words: every line of every order mail is asked."""
-    pattern = r"^\s*(?:" + "|".join(map(re.escape, words)) + r")\b\s*[:=]?\s*(\d+)\b.*$"
+    pattern = r"^\s*(?:" + "|".join(map(re.escape, words)) + r")\b\s*[:=]?\s*(\d+)\b(.*)$"
     return re.compile(pattern, re.IGNORECASE)
