@@ -218,6 +218,8 @@ class ReadBody:
             line = written if header is None else header_line(mail.game, written, header)
             if line is None:
                 continue
+            if line is not written:
+                mail.header_lines[line.no] = written.text
             word = _folded(line.text.strip().rstrip(".!"))
             if word in _DONE_WORDS:
                 continue

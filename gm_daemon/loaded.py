@@ -5,7 +5,7 @@ optional hooks, which an engine may or may not have (found by name).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
@@ -13,7 +13,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from gm_daemon.config import GameConfig, ObserverConfig
-from gm_daemon.games.protocol import Game, GameCommand, Header, Line
+from gm_daemon.games.protocol import Game, GameCommand, Header, Line, Problem
 from gm_daemon.games.text import fold
 from gm_daemon.store import GameRow, PlayerRow
 from gm_daemon.texts import phrase
@@ -182,6 +182,17 @@ def header_line(loaded: Loaded, line: Line, header: Header) -> Line | None:
     if not rest or fold(rest.rstrip(".!:")) in {fold(p.name) for p in loaded.players}:
         return None
     return Line(line.no, rest)
+
+
+def as_written(problems: Sequence[Problem], header_lines: Mapping[int, str]) -> list[Problem]:
+    """The problems quoting a header line whose orders were read (``header_line``) as the
+    player wrote it, header and all: he finds it in his mail so."""
+    return [
+        replace(p, source=header_lines[p.line])
+        if p.line is not None and p.line in header_lines and p.source
+        else p
+        for p in problems
+    ]
 
 
 def passes_over(engine: AnyGame, text: str, state: BaseModel, seat: str) -> bool:
