@@ -1,5 +1,6 @@
 """The kit's shape of a game of simultaneous rounds (``gm_daemon.games.kit.rounds``): the
-phase facts it gives, the leaving it keeps, and that it offers no optional hook of its own.
+phase facts it gives, the leaving it keeps, and that it offers no optional hook of its own
+but ``orders_after_header`` (orders on the round's header line).
 The whole protocol on a game built on it: ``tests/kit/roundgame.py`` in tests/conformance.
 """
 
