@@ -102,6 +102,9 @@ def test_the_header_is_the_numbered_round(line: str, read: Header | None) -> Non
         ("Round 3 (Anna Alt).", None),
         ("Runde 3/5 –", None),
         ("Round 3 of 5", None),
+        ("Runde 3 – meine Befehle vom 12.12.", None),  # a heading of the mail, no order
+        ("Round 3: my orders", None),
+        ("Runde 3: Züge: Nord+", "Züge: Nord+"),  # a game's own label before its orders
         ("Runde: Nord+", None),  # no header: the whole line is an order line
         ("Zug 3: N+", None),
     ],

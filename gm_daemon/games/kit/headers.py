@@ -12,6 +12,7 @@ import functools
 import re
 
 from gm_daemon.games.protocol import Header
+from gm_daemon.games.text import fold
 
 
 def numbered_header(text: str, words: tuple[str, ...], current: int) -> Header | None:
@@ -26,13 +27,23 @@ def numbered_header(text: str, words: tuple[str, ...], current: int) -> Header |
 def orders_after(text: str, words: tuple[str, ...]) -> str | None:
     """What follows a numbered header on its line ("Runde 1: N+, O+" → "N+, O+"), or None
     when the header stands alone: nothing after it but punctuation, a count of rounds
-    ("Runde 3/12", "Round 3 of 12") or a parenthetical ("Runde 3 (Anna):"), which players
-    copy from the subject's label and which are no orders."""
+    ("Runde 3/12", "Round 3 of 12"), a parenthetical ("Runde 3 (Anna):"), which players
+    copy from the subject's label, or a heading ("Runde 3 – meine Befehle vom 12.12."):
+    mails that held such a header were read before orders on its line were."""
     match = _header_pattern(words).match(text)
     if match is None:
         return None
     rest = _HEADER_DECORATION.sub("", match[2]).strip()
-    return rest if _ANY_WORD.search(rest) else None
+    if not _ANY_WORD.search(rest) or _only_a_title(rest):
+        return None
+    return rest
+
+
+def _only_a_title(rest: str) -> bool:
+    """ "Runde 3 – meine Befehle", "Round 3 orders of 12.12.": a heading the player gave his
+    mail, which was a header alone before the orders on its line were read."""
+    words = _WORD_OR_DATE.findall(rest)
+    return all(_DATE.fullmatch(w) or fold(w) in _TITLE_WORDS for w in words)
 
 
 # after the round's number: separators, "/12", "von 12", "(Anna)", in any order
@@ -40,6 +51,13 @@ _HEADER_DECORATION = re.compile(
     r"^(?:[\s:=.,;!\-–—]+|(?:/|\bvon\b|\bof\b)\s*\d+\b|\([^()]*\))*", re.IGNORECASE
 )
 _ANY_WORD = re.compile(r"\w")
+_DATE = re.compile(r"\d{1,2}\.\d{1,2}\.(?:\d{2,4})?")
+_WORD_OR_DATE = re.compile(_DATE.pattern + r"|\w+")
+# German and English, folded: "meine Befehle", "Züge", "my orders for", "vom", "am"
+_TITLE_WORDS = frozenset(
+    {"befehl", "befehle", "meine", "mein", "zuege", "orders", "order", "moves", "my"}
+    | {"for", "fuer", "vom", "von", "of", "am", "on"}
+)
 
 
 @functools.lru_cache(maxsize=64)
