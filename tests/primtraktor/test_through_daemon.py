@@ -176,6 +176,7 @@ ON_THE_HEADER_LINE = [
     ("Anna Alt", "Runde 1: Anna Alt: O+, O+", "Befehle angenommen", ["Ost+ (2) → (7,25)"]),
     ("Dora Dorn", "Round 1 - N+\nFERTIG", "Befehle angenommen", ["Nord+ (2) → (6,6)"]),
     ("Cora Cramer", "Runde 1 (Cora Cramer):\nN+", "Befehle angenommen", ["Nord+ (2)"]),
+    ("Bert Bär", "Runde 1 – Bert Bär\nSüd+", "Befehle angenommen", ["Süd+ (2)"]),  # a name
     (
         "Bert Bär",
         "Runde 1: S=, S=, S=, S=, S=, S=",
