@@ -10,8 +10,8 @@ The shape reads three things of the game's state (``RoundState``): the round now
 whether the game is over, and who still plays. Of the protocol's optional hooks it defines
 only ``orders_after_header`` (orders on the header's line), which no mail without them
 notices; the others the daemon finds by name, so a base class that had ``leave`` would
-offer every round game's players AUFGEBEN. A game that lets a player leave after the round now running
-says so in its own ``leave`` and hands the bookkeeping to ``leave_after_round``.
+offer every round game's players AUFGEBEN. A game that lets a player leave after the round
+now running says so in its own ``leave`` and hands the bookkeeping to ``leave_after_round``.
 """
 
 from __future__ import annotations
