@@ -199,3 +199,16 @@ def test_orders_on_the_round_header_line_are_read_when_the_round_is_current(tmp_
         for part in said:
             assert part in " ".join(text.split()), (body, part, text)
     assert h.phase("pt1") == 1
+
+
+def test_parse_reads_the_header_line_as_the_daemon_does(tmp_path):
+    """``gm-daemon parse`` (the GM's check of an order text) takes the same header step."""
+    h = DaemonHarness(tmp_path, games_toml())
+    h.run()
+    order = tmp_path / "order.txt"
+    order.write_text("Runde 1: S=, S=, S=, S=, S=, S=\n")
+    code, out = h.cli("parse", "--game", "pt1", "--player", "Bert Bär", str(order))
+    assert code == 1 and "Zeile 1: „Runde 1: S=, S=, S=, S=, S=, S=“" in out, out
+    order.write_text("Runde 1 – Süd+\n")
+    code, out = h.cli("parse", "--game", "pt1", "--player", "Bert Bär", str(order))
+    assert code == 0 and out.startswith("Süd+ (2)"), out
