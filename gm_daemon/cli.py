@@ -26,6 +26,7 @@ from gm_daemon.journal import log_level, setup_logging
 
 if TYPE_CHECKING:
     from gm_daemon.config import Config, GameConfig
+    from gm_daemon.games.protocol import Line
     from gm_daemon.loaded import Loaded
     from gm_daemon.referee import Referee
     from gm_daemon.store import Store
@@ -871,10 +872,19 @@ def _absences(options: argparse.Namespace) -> int:
     return 0
 
 
+def _order_line(loaded: Loaded, line: Line) -> Line | None:
+    """The line as the daemon's header step reads it (``guards.ReadBody``)."""
+    from gm_daemon.loaded import header_line
+
+    header = loaded.engine.read_header(line.text, loaded.state)
+    return line if header is None else header_line(loaded, line, header)
+
+
 def _parse(options: argparse.Namespace) -> int:
     from gm_daemon.games.protocol import OrdersRejected
     from gm_daemon.greetings import OnlyGreetings, read_orders
     from gm_daemon.intake import read_envelope
+    from gm_daemon.loaded import as_written
     from gm_daemon.mail.message import order_lines
     from gm_daemon.texts import phrase, refusal_text, warnings_text
 
@@ -885,11 +895,9 @@ def _parse(options: argparse.Namespace) -> int:
     player = referee.find_player(options.game, options.player)
     text = _order_text(options.file.read_bytes() if options.file else sys.stdin.buffer.read())
     envelope = read_envelope(order_lines(text))
-    lines = [
-        line
-        for line in envelope.lines
-        if loaded.engine.read_header(line.text, loaded.state) is None
-    ]
+    read = {written: _order_line(loaded, written) for written in envelope.lines}
+    lines = [line for line in read.values() if line is not None]
+    header_lines = {w.no: w.text for w, line in read.items() if line not in (None, w)}
     on_file = referee.orders_on_file(loaded, player.seat)
     try:  # past greetings and introductions, as the daemon reads a mail
         accepted = read_orders(
@@ -899,10 +907,11 @@ def _parse(options: argparse.Namespace) -> int:
         print(phrase(loaded.lang, "only_greetings").rsplit(".", 1)[0] + ".")
         return 1
     except OrdersRejected as rejected:
-        print(refusal_text(rejected.problems, rejected.warnings, loaded.lang))
+        problems = as_written(rejected.problems, header_lines)
+        print(refusal_text(problems, as_written(rejected.warnings, header_lines), loaded.lang))
         return 1
     print(loaded.engine.describe_orders(loaded.state, player.seat, accepted.orders, loaded.lang))
-    print(warnings_text(accepted.warnings, loaded.lang), end="")
+    print(warnings_text(as_written(accepted.warnings, header_lines), loaded.lang), end="")
     return 0
 
 

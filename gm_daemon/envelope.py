@@ -73,6 +73,8 @@ class Mail:
     args: str = ""
     lines: list[Line] = field(default_factory=list)
     stale_header: str | None = None
+    # orders read off the current header's line ("Runde 1: N+, O+"): the line as written
+    header_lines: dict[int, str] = field(default_factory=dict)
     quiet: bool = False  # over the sender's rate limit: only valid orders are acknowledged
     withheld: str = ""  # why an answer was not sent, for the inbox verdict
 

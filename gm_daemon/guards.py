@@ -20,6 +20,7 @@ from gm_daemon.deadlines import local_text
 from gm_daemon.games.kit.layout import fit
 from gm_daemon.games.protocol import Header
 from gm_daemon.games.text import fold
+from gm_daemon.loaded import header_line
 from gm_daemon.store import PlayerRow
 from gm_daemon.texts import Text, phrase, render
 
@@ -210,12 +211,15 @@ class ReadBody:
     def check(self, mail: Mail, services: Services) -> Stop | None:
         engine, state = mail.game.engine, mail.game.state
         lines = []
-        for line in mail.envelope.lines:
-            header = engine.read_header(line.text, state)
+        for written in mail.envelope.lines:
+            header = engine.read_header(written.text, state)
             if header is Header.OTHER:
-                mail.stale_header = line.text.strip()
-            if header is not None:
+                mail.stale_header = written.text.strip()
+            line = written if header is None else header_line(mail.game, written, header)
+            if line is None:
                 continue
+            if line is not written:
+                mail.header_lines[line.no] = written.text
             word = _folded(line.text.strip().rstrip(".!"))
             if word in _DONE_WORDS:
                 continue

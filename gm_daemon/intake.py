@@ -25,7 +25,7 @@ from gm_daemon.games.protocol import (
 )
 from gm_daemon.greetings import OnlyGreetings, read_orders
 from gm_daemon.guards import Stop, first_stop, no_orders
-from gm_daemon.loaded import Loaded
+from gm_daemon.loaded import Loaded, as_written
 from gm_daemon.mail.message import Incoming, order_lines, parse_incoming
 from gm_daemon.mailer import Reply
 from gm_daemon.referee import Referee
@@ -137,7 +137,11 @@ class Intake:
                 game_id=loaded.id,
                 name=player.name,
                 phase_label=loaded.label(),
-                problems=refusal_text(rejected.problems, rejected.warnings, lang),
+                problems=refusal_text(
+                    as_written(rejected.problems, mail.header_lines),
+                    as_written(rejected.warnings, mail.header_lines),
+                    lang,
+                ),
                 in_force=self._in_force(loaded, player, on_file),
                 deadline=self.referee.deadline_text(loaded),
             )
@@ -162,7 +166,7 @@ class Intake:
             phase_label=loaded.label(),
             phase=loaded.phase(),
             orders=described.rstrip(),
-            warnings=warnings_text(accepted.warnings, lang),
+            warnings=warnings_text(as_written(accepted.warnings, mail.header_lines), lang),
             with_warnings=with_warnings(lang, accepted.warnings),
             deadline=self.referee.deadline_text(loaded),
             after=phrase(lang, "after_replace"),

@@ -5,7 +5,7 @@ optional hooks, which an engine may or may not have (found by name).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
@@ -13,7 +13,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from gm_daemon.config import GameConfig, ObserverConfig
-from gm_daemon.games.protocol import Game, GameCommand
+from gm_daemon.games.protocol import Game, GameCommand, Header, Line, Problem
+from gm_daemon.games.text import fold
 from gm_daemon.store import GameRow, PlayerRow
 from gm_daemon.texts import phrase
 
@@ -165,6 +166,33 @@ def final_ranking(engine: AnyGame, state: BaseModel, seats: Sequence[str]) -> li
     one place (nothing says otherwise)."""
     hook = getattr(engine, "final_ranking", None)
     return [list(seats)] if hook is None else hook(state)  # type: ignore[no-any-return]
+
+
+def header_line(loaded: Loaded, line: Line, header: Header) -> Line | None:
+    """What is read of a phase header's line: the orders the player wrote after the current
+    phase's header ("Runde 1: N+, O+"), under the line's number so that a refusal names the
+    line he wrote, as the kind's optional ``orders_after_header`` finds them; None when the
+    header stands alone, without the hook, and for another phase's header (the mail is
+    stale whatever follows it). A player's name after the header ("Runde 3 – Anna") is the
+    label he copied, not an order: the kind does not know the names, the daemon does."""
+    hook = getattr(loaded.engine, "orders_after_header", None)
+    if hook is None or header is not Header.CURRENT:
+        return None
+    rest: str | None = hook(line.text, loaded.state)
+    if not rest or fold(rest.rstrip(".!:")) in {fold(p.name) for p in loaded.players}:
+        return None
+    return Line(line.no, rest)
+
+
+def as_written(problems: Sequence[Problem], header_lines: Mapping[int, str]) -> list[Problem]:
+    """The problems quoting a header line whose orders were read (``header_line``) as the
+    player wrote it, header and all: he finds it in his mail so."""
+    return [
+        replace(p, source=header_lines[p.line])
+        if p.line is not None and p.line in header_lines and p.source
+        else p
+        for p in problems
+    ]
 
 
 def passes_over(engine: AnyGame, text: str, state: BaseModel, seat: str) -> bool:

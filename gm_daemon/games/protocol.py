@@ -48,7 +48,8 @@ Optional hooks are found by name (``getattr``), as aiosmtpd finds ``handle_DATA`
 implements only what it needs. ``take_options`` and ``waiting_for`` let the GM feed a running
 game (Hexenhalma's boards); ``leave`` and ``final_ranking`` say what a player leaving and a
 game ended now mean (``Season``); ``commands`` adds mail commands with arguments (``BILD Anna``,
-``KARTE``); ``mail_state`` splits a public state too big for every mail (``SplitsMailState``).
+``KARTE``); ``mail_state`` splits a public state too big for every mail (``SplitsMailState``);
+``orders_after_header`` keeps orders on the header's line (``ReadsHeaderLines``).
 ``hooks.py`` holds the daemon's side of them.
 """
 
@@ -412,6 +413,15 @@ class SplitsMailState(Protocol[S]):
     def mail_state(
         self, state: S, seats: Collection[str]
     ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]: ...
+
+
+class ReadsHeaderLines(Protocol[S]):
+    """Optional: orders written on the current phase's header line ("Runde 1: N+, O+"),
+    which would else go with the header. Asked only of a line ``read_header`` found to be
+    the current phase's header; None when the header stands alone ("Runde 3 (Anna)").
+    The daemon reads what it returns under the line's number (``loaded.header_line``)."""
+
+    def orders_after_header(self, text: str, state: S) -> str | None: ...
 
 
 class HasCommands(Protocol[S]):

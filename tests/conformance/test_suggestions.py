@@ -10,7 +10,10 @@ every phase a game played on its own examples reaches, for every seat that may w
 - a hint is a form or a question, never both: one that asks ("Meinten Sie MAR?") carries
   its guess as a fix, and a form shown as "Richtig wäre: …" asks nothing;
 - every phase label the daemon writes into a subject is read back as the current phase's
-  header, bare or after "Phase:", as a player copies it.
+  header, bare or after "Phase:", as a player copies it;
+- a kind with the optional ``orders_after_header`` reads the example written on the label's
+  line ("Runde 3: N+, O+") as the example alone; the label alone, with a name in brackets or
+  a colon after it, holds no orders; another phase's label stays a header (the mail stale).
 """
 
 from __future__ import annotations
@@ -144,6 +147,35 @@ def test_every_phase_label_is_read_as_the_current_header(kind: str, lang: str) -
         label = engine.phase_label(state, lang)
         read = {engine.read_header(form, state) for form in (label, f"Phase: {label}")}
         assert Header.CURRENT in read, f"{kind}: {label!r} is not read as this phase's header"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_example_on_the_header_line_is_read_as_the_example(kind: str, lang: str) -> None:
+    engine = games.find_game(kind)
+    if not hasattr(engine, "orders_after_header"):
+        pytest.skip(f"{kind} has no orders_after_header")
+    checked = 0
+    for engine, state in _states(kind):
+        label = engine.phase_label(state, lang)
+        for alone in (label, f"{label}:", f"{label} (Anna Alt)", f"{label} –"):
+            assert engine.orders_after_header(alone, state) is None, (kind, alone)
+        for seat in sorted(engine.participants(state)):
+            first, *rest = lines(engine.example(state, seat, lang)) or [None]
+            if first is None:
+                continue
+            written = f"{label}: {first.text.strip()}"
+            assert engine.read_header(written, state) is Header.CURRENT, (kind, written)
+            after = engine.orders_after_header(written, state)
+            assert after == first.text.strip(), (kind, written, after)
+            read = engine.read_orders([Line(first.no, after), *rest], state, seat, lang)
+            alone = engine.read_orders([first, *rest], state, seat, lang)
+            assert read.orders == alone.orders, (kind, written)
+            number = engine.phase_number(state)
+            other = label.replace(str(number), str(number + 1), 1)
+            assert engine.read_header(f"{other}: {first.text.strip()}", state) is Header.OTHER
+            checked += 1
+    assert checked, f"{kind}: no example was written on the header line"
 
 
 @pytest.mark.parametrize("lang", LANGS)

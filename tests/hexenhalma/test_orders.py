@@ -11,6 +11,7 @@ import pytest
 from gm_daemon.games.hexenhalma import GAME
 from gm_daemon.games.protocol import Line, OrdersRejected, ProblemKind
 from tests.hexenhalma.support import board_text, mail_lines, new_state, read
+from tests.kit.header_line import check
 
 CONFIG_BOARDS = Path(__file__).resolve().parents[2] / "config" / "boards"
 
@@ -286,3 +287,19 @@ def test_every_sample_line_of_the_help_is_sendable_on_its_board(board: str, lang
     walked = " ".join(s.split("|", 1)[1] for s in samples if "|" in s)
     other = "E" if lang == "de" else "O"  # the east of the other language
     assert not re.search(rf"\b{other}\d*\b", walked), walked
+
+
+@pytest.mark.parametrize(
+    ("lang", "mail", "expected"),
+    [
+        ("de", "Runde 1: Hexe 1: B7 | N+I, N5\nHexe 2: D7 | N6",
+         "Hexe 1: B7 | N+I, N5\nHexe 2: D7 | N6"),
+        ("en", "Round 1 - Witch 1: B7 | N+I, N5", "Round: 1\nWitch 1: B7 | N+I, N5"),
+        ("de", "Runde 1 (Anna):\nHexe 2: D7 | N6", "Hexe 2: D7 | N6"),
+        ("en", "Round 2: Witch 1: B7 | N+I, N5", "stale"),
+    ],
+)  # fmt: skip
+def test_orders_on_the_round_header_line(lang: str, mail: str, expected: str) -> None:
+    """The engine skips a header line itself too (``read_orders``): the orders after the
+    current round's header are not one."""
+    check(GAME, STATE, "anna", lang, mail, expected)

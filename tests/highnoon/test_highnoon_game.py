@@ -17,6 +17,7 @@ from gm_daemon.games.highnoon.model import Options, Orders, State
 from gm_daemon.games.highnoon.pairings import cycle_pairings, duel_counts
 from gm_daemon.games.protocol import Header, Line, Resolution, Seat
 from gm_daemon.rng import phase_rng
+from tests.kit.header_line import check
 
 from .support import build_state, load_json, random_orders
 
@@ -226,3 +227,21 @@ def test_the_round_header(line: str, expected: Header | None) -> None:
     state = build_state(load_json("scenarios/tc-hn-1-worked-example.json"))
     state.round = 3
     assert GAME.read_header(line, state) == expected
+
+
+@pytest.mark.parametrize(
+    ("lang", "mail", "expected"),
+    [
+        ("de", "Runde 5: H. Glück 19, 15", "Runde 5\nH. Glück 19, 15"),
+        ("en", "Round 5 - H. Glück: 16, 12\nV. Pech: 8", "Round 5\nH. Glück: 16, 12\nV. Pech: 8"),
+        ("de", "Runde 5: Duelle\nH. Glück: 19", "Duelle\nH. Glück: 19"),
+        ("en", "Round 5: Challenges: A. Langsam", "Challenges: A. Langsam"),
+        ("de", "Runde 5 (E. Müller):\nH. Glück 19", "H. Glück 19"),
+        ("de", "Runde 5: H. Glück 19, 15, 99", "line 1: Position 99 gibt es nicht; die Positionen "
+         "gehen von 19 (erster Schritt) bis 1 (letzter Schritt)."),
+        ("en", "Round 6: H. Glück 19, 15", "stale"),
+    ],
+)  # fmt: skip
+def test_orders_on_the_round_header_line(lang: str, mail: str, expected: str) -> None:
+    state = build_state(load_json("scenarios/tc-hn-1-worked-example.json"))
+    check(GAME, state, "e-mueller", lang, mail, expected)

@@ -1,5 +1,6 @@
 """The kit's shape of a game of simultaneous rounds (``gm_daemon.games.kit.rounds``): the
-phase facts it gives, the leaving it keeps, and that it offers no optional hook of its own.
+phase facts it gives, the leaving it keeps, and that it offers no optional hook of its own
+but ``orders_after_header`` (orders on the round's header line).
 The whole protocol on a game built on it: ``tests/kit/roundgame.py`` in tests/conformance.
 """
 
@@ -12,7 +13,15 @@ from gm_daemon.games.kit.rounds import RoundGame, leave_after_round
 from gm_daemon.games.protocol import Header
 from tests.kit.roundgame import GAME, Options, Orders, State
 
-FACTS = ("phase_number", "phase_type", "phase_label", "read_header", "owed", "participants")
+FACTS = (
+    "phase_number",
+    "phase_type",
+    "phase_label",
+    "read_header",
+    "orders_after_header",
+    "owed",
+    "participants",
+)
 # Found by name by the daemon (loaded.py, mailer.py): a base class having one would switch
 # it on for every round game.
 OPTIONAL_HOOKS = (
@@ -78,6 +87,35 @@ def test_the_label_names_the_round(lang: str, label: str) -> None:
 )
 def test_the_header_is_the_numbered_round(line: str, read: Header | None) -> None:
     assert GAME.read_header(line, state()) is read
+
+
+@pytest.mark.parametrize(
+    ("line", "orders"),
+    [
+        ("Runde 3: N+, O+", "N+, O+"),
+        ("Round 3 - North+", "North+"),
+        ("runde=3 H. Glück 19, 15", "H. Glück 19, 15"),
+        ("Runde 3 (Anna): Hexe 1: B7 | N", "Hexe 1: B7 | N"),
+        ("Round 3 of 5: FERTIG", "FERTIG"),
+        ("Runde 3", None),
+        ("Runde 3:", None),
+        ("Round 3 (Anna Alt).", None),
+        ("Runde 3/5 –", None),
+        ("Round 3 of 5", None),
+        ("Runde 3 – meine Befehle vom 12.12.", None),  # a heading of the mail, no order
+        ("Round 3: my orders", None),
+        ("Runde 3: Züge: Nord+", "Züge: Nord+"),  # a game's own label before its orders
+        ("Runde: Nord+", None),  # no header: the whole line is an order line
+        ("Zug 3: N+", None),
+    ],
+)
+def test_orders_on_the_header_line_are_what_follows_the_number(
+    line: str, orders: str | None
+) -> None:
+    """Another round's number is the header's to decide (the mail is stale): the hook says
+    only what follows, and the daemon asks it for the current round alone."""
+    assert GAME.orders_after_header(line, state()) == orders
+    assert GAME.orders_after_header(line.replace("3", "2", 1), state(2)) == orders
 
 
 @pytest.mark.parametrize(

@@ -12,6 +12,7 @@ from gm_daemon.games import find_game
 from gm_daemon.games.primtraktor import GAME
 from gm_daemon.games.primtraktor.model import Options, Orders, State
 from gm_daemon.games.protocol import Header, Line, Seat
+from tests.kit.header_line import check
 
 SEATS = [Seat("a", "Anna"), Seat("b", "Bert"), Seat("c", "Cora")]
 
@@ -124,6 +125,23 @@ def test_help_and_welcome_quote_an_example_the_seat_can_send(max_legs: int, lang
 )
 def test_the_round_header(line: str, expected: Header | None):
     assert GAME.read_header(line, started()) == expected
+
+
+@pytest.mark.parametrize(
+    ("lang", "mail", "expected"),
+    [
+        ("de", "Runde 1: N+, O+", "Runde 1\nN+, O+"),
+        ("de", "Runde: 1 – Anna: Nord+, Nord=", "Anna: Nord+, Nord="),
+        ("en", "Round 1 - North+", "North+"),
+        ("en", "Round 1 of 13: Moves: North+, East=", "Moves: North+, East="),
+        ("de", "Runde 1 (Anna)\nNord+", "Nord+"),
+        ("de", "Runde 1: Zug: 3", "line 1: „3“: Zahlen gehören nicht in den Zug"),
+        ("de", "Nord+\nRunde 1: Nord=, Nrod=", "line 2: „Nrod=“ ist keine Richtung"),
+        ("de", "Runde 2: N+, O+", "stale"),
+    ],
+)
+def test_orders_on_the_round_header_line(lang: str, mail: str, expected: str):
+    check(GAME, started(), "a", lang, mail, expected)
 
 
 def test_the_result_tells_each_player_where_his_tractor_is_until_the_race_is_over():

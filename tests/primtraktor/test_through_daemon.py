@@ -168,3 +168,47 @@ def test_whole_game_of_13_rounds_with_orders_and_nmr(tmp_path):
     assert scores[cora["seat"]]["bonus"] == 0
     assert sum(s["bonus"] for s in scores.values()) == 39  # three survivors share 19+13+7
     assert state["ranking"][-1] == [cora["seat"]]
+
+
+# Orders on the round's header line, one mail each in round 1: (sender, body, subject and
+# what the reply says). The line keeps its number: a refusal quotes it as written.
+ON_THE_HEADER_LINE = [
+    ("Anna Alt", "Runde 1: Anna Alt: O+, O+", "Befehle angenommen", ["Ost+ (2) → (7,25)"]),
+    ("Dora Dorn", "Round 1 - N+\nFERTIG", "Befehle angenommen", ["Nord+ (2) → (6,6)"]),
+    ("Cora Cramer", "Runde 1 (Cora Cramer):\nN+", "Befehle angenommen", ["Nord+ (2)"]),
+    ("Bert Bär", "Runde 1 – Bert Bär\nSüd+", "Befehle angenommen", ["Süd+ (2)"]),  # a name
+    (
+        "Bert Bär",
+        "Runde 1: S=, S=, S=, S=, S=, S=",
+        "Befehle NICHT angenommen",
+        ["Zeile 2: „Runde 1: S=, S=, S=, S=, S=, S=“", "6 Teilzüge, erlaubt sind 1–5"],
+    ),
+    ("Bert Bär", "Runde 2: Süd+", "Falsche Runde", ["Die Mail nennt Runde 2: Süd+"]),
+]
+
+
+def test_orders_on_the_round_header_line_are_read_when_the_round_is_current(tmp_path):
+    h = DaemonHarness(tmp_path, games_toml())
+    h.run()
+    for name, body, subject, said in ON_THE_HEADER_LINE:
+        email, code = PLAYERS[name]
+        h.send(email, f"Code: {code}\n{body}\n", subject="[pt1] Züge")
+        (reply,) = h.run()
+        text = h.body(reply)
+        assert subject in reply["Subject"], (body, text)
+        for part in said:
+            assert part in " ".join(text.split()), (body, part, text)
+    assert h.phase("pt1") == 1
+
+
+def test_parse_reads_the_header_line_as_the_daemon_does(tmp_path):
+    """``gm-daemon parse`` (the GM's check of an order text) takes the same header step."""
+    h = DaemonHarness(tmp_path, games_toml())
+    h.run()
+    order = tmp_path / "order.txt"
+    order.write_text("Runde 1: S=, S=, S=, S=, S=, S=\n")
+    code, out = h.cli("parse", "--game", "pt1", "--player", "Bert Bär", str(order))
+    assert code == 1 and "Zeile 1: „Runde 1: S=, S=, S=, S=, S=, S=“" in out, out
+    order.write_text("Runde 1 – Süd+\n")
+    code, out = h.cli("parse", "--game", "pt1", "--player", "Bert Bär", str(order))
+    assert code == 0 and out.startswith("Süd+ (2)"), out

@@ -7,10 +7,11 @@ game subclasses ``RoundGame`` and writes only its rules (start, resolve, orders,
 python-chess's variants are small subclasses of its one board.
 
 The shape reads three things of the game's state (``RoundState``): the round now played,
-whether the game is over, and who still plays. It defines none of the protocol's optional
-hooks: the daemon finds those by name, so a base class that had ``leave`` would offer every
-round game's players AUFGEBEN. A game that lets a player leave after the round now running
-says so in its own ``leave`` and hands the bookkeeping to ``leave_after_round``.
+whether the game is over, and who still plays. Of the protocol's optional hooks it defines
+only ``orders_after_header`` (orders on the header's line), which no mail without them
+notices; the others the daemon finds by name, so a base class that had ``leave`` would
+offer every round game's players AUFGEBEN. A game that lets a player leave after the round
+now running says so in its own ``leave`` and hands the bookkeeping to ``leave_after_round``.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar, get_args, ge
 
 from pydantic import BaseModel
 
-from gm_daemon.games.kit.headers import numbered_header
+from gm_daemon.games.kit.headers import numbered_header, orders_after
 from gm_daemon.games.kit.phrases import Phrases
 from gm_daemon.games.protocol import Header, Lang
 
@@ -96,6 +97,12 @@ class RoundGame(Generic[Opt, S, Ord]):
 
     def read_header(self, text: str, state: S) -> Header | None:
         return numbered_header(text, self.header_words, state.round)
+
+    def orders_after_header(self, text: str, state: S) -> str | None:
+        """The optional hook is offered by the shape, as it changes nothing for a mail
+        without orders on the header's line: "Runde 1: N+, O+" would else lose its orders
+        with the header."""
+        return orders_after(text, self.header_words)
 
     def owed(self, state: S) -> set[str]:
         return set() if state.finished else set(state.playing())
