@@ -515,7 +515,10 @@ class MailSection(Strict):
         "handled (set aside, with the mail attached), when resolving a phase fails, when "
         "safe mode holds a deadline back, when a game waits for him, and when a mail "
         "cannot be delivered for good. Unset: "
-        "nobody is told; `gm-daemon status` and `shunt list` still show it all.",
+        "nobody is told; `gm-daemon status` and `shunt list` still show it all. The daemon "
+        "takes no commands by mail from this address: a reply from it is answered with the "
+        "CLI commands to use instead (unless the GM also plays in a game: then it is his "
+        "player's address as ever).",
         examples=["spielleiter@example.org"],
     )
     stranger_reply_every: Duration = Field(
@@ -993,6 +996,12 @@ class Config(Strict):
                 'set [mail] gm_address = "you@example.org"'
             )
         return self
+
+    @property
+    def language(self) -> str:
+        """The club's language where no game or player decides it (the site's index, an
+        answer to the GM): the first game's, else German."""
+        return self.games[0].language if self.games else "de"
 
     def game(self, game_id: str) -> GameConfig:
         try:
