@@ -535,9 +535,11 @@ def _game_status(referee: Referee, store: Store, game_id: str) -> dict[str, Any]
     row = store.game(game_id)
     assert row is not None
     loaded = referee.load(game_id)
-    # a finished game has no phase to send orders for: nothing is "in", nobody owes
-    on_file = set() if row.finished else store.seats_with_orders(game_id, row.phase)
-    owed = loaded.engine.owed(loaded.state) if loaded and not row.finished else set()
+    # no orders are taken for a finished game, nor while a result waits for the GM's publish
+    # or a phase for what only he can supply: nothing is "in", nobody owes
+    closed = row.finished or row.preview_of is not None or bool(row.waiting)
+    on_file = set() if closed else store.seats_with_orders(game_id, row.phase)
+    owed = loaded.engine.owed(loaded.state) if loaded and not closed else set()
     tz = referee.tz
     return {
         "id": row.id,
