@@ -709,6 +709,12 @@ def _site(options: argparse.Namespace) -> int:
     from gm_daemon.site import SiteBuilder
 
     config, store, _ = _open(options)
+    if config.site is None and options.out is None:  # the daemon keeps no site up to date
+        raise ValueError(
+            f"{options.config} has no [site] table, so the daemon writes no web site and "
+            'nothing was written. Turn it on with [site] dir = "var/site" (docs/site.md), '
+            "or write a copy to look at with --out DIR"
+        )
     builder = SiteBuilder(config, store, options.out, clock=utc_now)
     try:
         count = builder.everything()

@@ -980,7 +980,8 @@ class Config(Strict):
     )
     site: SiteSection | None = Field(
         default=None,
-        description="The static web site of every game; without [site] none is written.",
+        description="The static web site of every game; without [site] none is written "
+        "(`gm-daemon site` then says so and writes nothing, unless given `--out DIR`).",
     )
 
     @model_validator(mode="after")
