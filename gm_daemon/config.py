@@ -525,7 +525,8 @@ class MailSection(Strict):
         "7d",
         description="A sender who plays in no game is told so (in German and English) at "
         "most once in this period; further mails from him are ignored meanwhile. Twenty "
-        "forged mails make one answer.",
+        "forged mails make one answer. The same holds for the answer to mail from "
+        "`gm_address` (that the daemon takes no commands by mail).",
         examples=["1d"],
     )
 

@@ -90,7 +90,9 @@ class GmSender:
     """The GM's own address (``mail.gm_address``) that plays in no game: he is replying to a
     notice of the daemon, and the daemon takes no commands by mail from him. He is told so
     in the club's language, with the CLI commands he most likely wants (a game the subject
-    names filled in), rather than the stranger's answer. A GM who also plays passes on."""
+    names filled in), rather than the stranger's answer; like a stranger, once per
+    ``mail.stranger_reply_every`` (two daemons that name each other as GM must not talk).
+    A GM who also plays passes on."""
 
     name = "gm"
 
@@ -103,6 +105,9 @@ class GmSender:
         mail.players = services.referee.seats_of(sender)  # ``KnownSender`` takes them on
         if mail.players:
             return None
+        period = parse_duration(config.mail.stranger_reply_every)
+        if services.answered_since(sender, "gm-by-mail", services.clock() - period):
+            return Stop("the GM's mail: no commands by mail (answered before)")
         lang = config.language
         values = {
             "sender": sender,

@@ -115,6 +115,12 @@ def test_the_gm_replying_by_mail_is_pointed_to_the_cli(
     assert "Absender unbekannt" not in body and "not registered" not in body
     _code, out = h.cli("status", "--json")
     assert '"orders_in": true' not in out  # never read as a player's orders
+    h.send(GM, "Danke", subject=subject)
+    assert h.run() == []  # told once per stranger_reply_every, like a stranger
+    h.advance(days=8)
+    h.send(GM, "Noch eine Frage", subject=subject)
+    again = [m for m in h.run() if m["Subject"] == reply["Subject"]]  # beside the notices
+    assert [m["To"] for m in again] == [GM]
 
 
 def test_a_gm_who_plays_keeps_playing_by_mail(tmp_path) -> None:
