@@ -536,9 +536,11 @@ def _game_status(referee: Referee, store: Store, game_id: str) -> dict[str, Any]
     row = store.game(game_id)
     assert row is not None
     loaded = referee.load(game_id)
-    # a finished game has no phase to send orders for: nothing is "in", nobody owes
-    on_file = set() if row.finished else store.seats_with_orders(game_id, row.phase)
-    owed = loaded.engine.owed(loaded.state) if loaded and not row.finished else set()
+    # no orders are taken for a finished game, nor while a result waits for the GM's publish
+    # or a phase for what only he can supply: nothing is "in", nobody owes
+    closed = row.finished or row.preview_of is not None or bool(row.waiting)
+    on_file = set() if closed else store.seats_with_orders(game_id, row.phase)
+    owed = loaded.engine.owed(loaded.state) if loaded and not closed else set()
     tz = referee.tz
     return {
         "id": row.id,
@@ -708,6 +710,12 @@ def _site(options: argparse.Namespace) -> int:
     from gm_daemon.site import SiteBuilder
 
     config, store, _ = _open(options)
+    if config.site is None and options.out is None:  # the daemon keeps no site up to date
+        raise ValueError(
+            f"{options.config} has no [site] table, so the daemon writes no web site and "
+            'nothing was written. Turn it on with [site] dir = "var/site" (docs/site.md), '
+            "or write a copy to look at with --out DIR"
+        )
     builder = SiteBuilder(config, store, options.out, clock=utc_now)
     try:
         count = builder.everything()

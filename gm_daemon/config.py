@@ -514,14 +514,18 @@ class MailSection(Strict):
         "handled (set aside, with the mail attached), when resolving a phase fails, when "
         "safe mode holds a deadline back, when a game waits for him, and when a mail "
         "cannot be delivered for good. Unset: "
-        "nobody is told; `gm-daemon status` and `shunt list` still show it all.",
+        "nobody is told; `gm-daemon status` and `shunt list` still show it all. The daemon "
+        "takes no commands by mail from this address: a reply from it is answered with the "
+        "CLI commands to use instead (unless the GM also plays in a game: then it is his "
+        "player's address as ever).",
         examples=["spielleiter@example.org"],
     )
     stranger_reply_every: Duration = Field(
         "7d",
         description="A sender who plays in no game is told so (in German and English) at "
         "most once in this period; further mails from him are ignored meanwhile. Twenty "
-        "forged mails make one answer.",
+        "forged mails make one answer. The same holds for the answer to mail from "
+        "`gm_address` (that the daemon takes no commands by mail).",
         examples=["1d"],
     )
 
@@ -976,7 +980,8 @@ class Config(Strict):
     )
     site: SiteSection | None = Field(
         default=None,
-        description="The static web site of every game; without [site] none is written.",
+        description="The static web site of every game; without [site] none is written "
+        "(`gm-daemon site` then says so and writes nothing, unless given `--out DIR`).",
     )
 
     @model_validator(mode="after")
@@ -992,6 +997,12 @@ class Config(Strict):
                 'set [mail] gm_address = "you@example.org"'
             )
         return self
+
+    @property
+    def language(self) -> str:
+        """The club's language where no game or player decides it (the site's index, an
+        answer to the GM): the first game's, else German."""
+        return self.games[0].language if self.games else "de"
 
     def game(self, game_id: str) -> GameConfig:
         try:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Protocol
 from gm_daemon.commands import Answer, find
 from gm_daemon.config import parse_duration
 from gm_daemon.deadlines import local_text
-from gm_daemon.games.kit.layout import fit
+from gm_daemon.games.kit.layout import fit, wrap
 from gm_daemon.games.protocol import Header
 from gm_daemon.games.text import fold
 from gm_daemon.loaded import header_line
@@ -85,6 +85,40 @@ class RateLimit:
         recent = services.recent_from(mail.incoming.sender, hour_ago, mail.row.id)
         mail.quiet = recent > services.config.mail.max_mails_per_hour
         return None
+
+
+class GmSender:
+    """The GM's own address (``mail.gm_address``) that plays in no game: he is replying to a
+    notice of the daemon, and the daemon takes no commands by mail from him. He is told so
+    in the club's language, with the CLI commands he most likely wants (a game the subject
+    names filled in), rather than the stranger's answer; like a stranger, once per
+    ``mail.stranger_reply_every`` (two daemons that name each other as GM must not talk).
+    A GM who also plays passes on."""
+
+    name = "gm"
+
+    def check(self, mail: Mail, services: Services) -> Stop | None:
+        config = services.config
+        sender = mail.incoming.sender
+        gm = config.mail.gm_address
+        if gm is None or sender.lower() != gm.lower():
+            return None
+        mail.players = services.referee.seats_of(sender)  # ``KnownSender`` takes them on
+        if mail.players:
+            return None
+        period = parse_duration(config.mail.stranger_reply_every)
+        if services.answered_since(sender, "gm-by-mail", services.clock() - period):
+            return Stop("the GM's mail: no commands by mail (answered before)")
+        lang = config.language
+        values = {
+            "sender": sender,
+            "config": services.mailer.config_name(),
+            "game_id": _game_in_subject(services, mail.incoming.subject) or "ID",
+        }
+        subject = f"[gm-daemon] {phrase(lang, 'gm_by_mail_subject')}"
+        # ``wrap``, not ``fit``: the command lines stay whole, for the GM to copy
+        text = Text(subject, wrap(phrase(lang, "gm_by_mail", **values)) + "\n", lang)
+        return Stop("the GM's mail: no commands by mail", Answer("gm-by-mail", text), sender)
 
 
 class ObserverSender:
@@ -339,6 +373,7 @@ GUARDS: tuple[Guard, ...] = (
     AutomatedMail(),
     WritableSender(),
     RateLimit(),
+    GmSender(),
     ObserverSender(),
     KnownSender(),
     ReadableContent(),
@@ -413,6 +448,15 @@ def _names_game(game_id: str, subject: str, named: str | None) -> bool:
         return named.lower() == game_id.lower()
     tokens = _SUBJECT_TOKENS.split(subject.lower())
     return game_id.lower() in tokens
+
+
+def _game_in_subject(services: Services, subject: str) -> str | None:
+    """The first id of a configured game in the subject, as the config spells it: a
+    player's mail brackets it ("Re: [hn1] …"), a notice to the GM does not ("[gm-daemon]
+    hn1: …")."""
+    ids = {g.id.lower(): g.id for g in services.config.games}
+    tokens = _SUBJECT_TOKENS.split(subject.lower())
+    return next((ids[token] for token in tokens if token in ids), None)
 
 
 def _other_game_in_subject(

@@ -117,7 +117,7 @@ class SiteBuilder:
     @property
     def lang(self) -> str:
         """The index's language: the first game's (the club's), else German."""
-        return self.config.games[0].language if self.config.games else "de"
+        return self.config.language
 
     # --- entry points ----------------------------------------------------------------
     def everything(self) -> int:

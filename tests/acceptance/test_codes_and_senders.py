@@ -83,3 +83,51 @@ def test_a_second_address_is_told_in_both_languages_until_the_gm_adds_it(
     ack, old = club.run()
     assert "Befehle angenommen" in ack["Subject"]
     assert old["Subject"] == "Absender unbekannt / Unknown sender"
+
+
+GM = "leiter@example.org"
+
+
+@pytest.mark.parametrize(
+    ("language", "subject", "game", "words"),
+    [
+        ("de", "Re: [gm-daemon] hn1: niemand hat Befehle geschickt", "hn1", "nicht ausgewertet"),
+        ("en", "Re: [HN1] PREVIEW Round 1 for E. Müller", "hn1", "was not read"),
+        ("de", "Frage", "ID", "Adresse des Spielleiters"),
+    ],
+)
+def test_the_gm_replying_by_mail_is_pointed_to_the_cli(
+    tmp_path, language: str, subject: str, game: str, words: str
+) -> None:
+    from tests.acceptance.conftest import GAME, START
+
+    games = GAME.replace('language = "de"', f'language = "{language}"')
+    h = DaemonHarness(tmp_path, games, now=START, extra_toml=f'gm_address = "{GM}"\n')
+    h.run()
+    h.send(f"Spielleiter <{GM.upper()}>", f"Code: HANS-5678\n{ORDERS}", subject=subject)
+    (reply,) = h.run()
+    assert reply["To"] == GM
+    assert reply["Subject"].startswith("[gm-daemon] ")
+    body = h.body(reply)
+    assert words in body and "gm-daemon --help" in body and "docs/gm.md" in body
+    assert f"gm-daemon publish --config {h.config_path} --game {game}\n" in body
+    assert f"gm-daemon status --config {h.config_path}\n" in body
+    assert "Absender unbekannt" not in body and "not registered" not in body
+    _code, out = h.cli("status", "--json")
+    assert '"orders_in": true' not in out  # never read as a player's orders
+    h.send(GM, "Danke", subject=subject)
+    assert h.run() == []  # told once per stranger_reply_every, like a stranger
+    h.advance(days=8)
+    h.send(GM, "Noch eine Frage", subject=subject)
+    again = [m for m in h.run() if m["Subject"] == reply["Subject"]]  # beside the notices
+    assert [m["To"] for m in again] == [GM]
+
+
+def test_a_gm_who_plays_keeps_playing_by_mail(tmp_path) -> None:
+    from tests.acceptance.conftest import GAME, START
+
+    h = DaemonHarness(tmp_path, GAME, now=START, extra_toml='gm_address = "hans@example.org"\n')
+    h.run()
+    h.send("hans@example.org", f"Code: HANS-5678\n{ORDERS}", subject="[hn1] Befehle")
+    (ack,) = h.run()
+    assert "Befehle angenommen" in ack["Subject"]

@@ -95,7 +95,10 @@ def test_a_preview_goes_to_the_gm_only_and_publish_sends_it_with_a_new_deadline(
     assert not [m for m in mails if m["To"] != BOSS and words["result"] in m["Subject"]]
     row = game_row(h)
     assert row["preview_of"] == 1 and row["deadline_at"] is None and row["phase"] == 2
-    assert "PREVIEW: the result of phase 1" in h.cli("status")[1]
+    shown = h.cli("status")[1]
+    assert "PREVIEW: the result of phase 1" in shown
+    assert "OWES ORDERS" not in shown  # nobody can send orders before the publish
+    assert not any(p["owes_orders"] for p in status(h, "hn1")["players"])
     assert f"publish --config {h.config_path} --game hn1" in h.body(previews[0])
 
     # orders, STATUS and game commands are answered that the result is being checked
@@ -122,6 +125,7 @@ def test_a_preview_goes_to_the_gm_only_and_publish_sends_it_with_a_new_deadline(
         assert report in h.body(preview)
     row = game_row(h)
     assert row["preview_of"] is None
+    assert all(p["owes_orders"] for p in status(h, "hn1")["players"])  # phase 2 has begun
     assert datetime.fromisoformat(str(row["phase_started_at"])) == h.now
     assert datetime.fromisoformat(str(row["deadline_at"])) >= h.now + timedelta(days=2)
 

@@ -124,6 +124,7 @@ def test_a_phase_without_what_it_needs_waits_for_the_gm(tmp_path):
     assert "The game master is still preparing 1902 Saat;" in " ".join(h.body(to_anna).split())
     _, out = h.cli("status")
     assert "WAITING FOR THE GM: the field for 1902" in out
+    assert "OWES ORDERS" not in out  # orders are refused until the GM supplies it
     h.send("anna@players.test", "Code: ANNA-1111\n4")
     (refused,) = h.run()
     assert "the field for 1902 is missing" in h.body(refused)

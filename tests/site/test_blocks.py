@@ -4,7 +4,9 @@ purpose (an example's orders, list items) stay lines."""
 
 from __future__ import annotations
 
-from gm_daemon.games.kit.layout import fit
+import pytest
+
+from gm_daemon.games.kit.layout import fit, fold
 from gm_daemon.site.blocks import Block, blocks
 
 NOTATION = (
@@ -55,3 +57,39 @@ def test_prose_above_a_table_in_one_block_is_a_paragraph_of_its_own() -> None:
     forms = ["  A Bud - Ser              ziehen", "  A Par H                  halten"]
     text = fit(NOTATION) + "\n" + "\n".join(forms)
     assert blocks(text) == [Block("prose", [NOTATION]), Block("pre", forms)]
+
+
+# Hornberg's turn lines, folded for the mail (``layout.fold``) with the rest indented
+TURN = "Zug 7 · Bo: Kanone ws3 auf B2 (NW von g2) (NMR – automatisch) – nimmt das Fass ws"
+CLEARED = (
+    "Zug 36 · Carla: Herzog 1 auf gr4 – beendet die Zeile: gr6/2 → Carla, bl4/5 → Bert, "
+    "ge4/6 → Anna, ge6/6 → Anna, gr4 → Carla, ge2/3 → Anna, ro1/1 → Bert, bl3/2 → Bert, "
+    "sw1 → Carla – Stapel leer"
+)
+TABLE_BELOW = "Runde 1 · Zug 8 – am Zug: Carla\n        1      2\n  A   ws3    [   ]"
+
+
+@pytest.mark.parametrize(
+    ("line", "rest"),
+    [
+        (TURN, ["    ws"]),  # the barrel's colour code alone looked like a line of its own
+        (CLEARED, 2),
+    ],
+)
+def test_a_folded_line_is_one_paragraph_again(line: str, rest: list[str] | int) -> None:
+    folded = fold(line).splitlines()
+    assert folded[1:] == rest if isinstance(rest, list) else len(folded) == 1 + rest
+    assert blocks("\n".join(folded) + "\n\n" + TABLE_BELOW) == [
+        Block("prose", [line]),
+        Block("pre", TABLE_BELOW.splitlines()),
+    ]
+
+
+def test_an_indented_example_after_a_long_line_ending_in_a_colon_stays_an_example() -> None:
+    intro = "Wer nicht am Zug ist, darf einen PLAN schicken, gespielt sobald er dran ist:"
+    example = ["  Kanone ge3 an Reihe III", "  Bier 6 auf ro4"]
+    assert len(intro) + 1 + len("Kanone") > 78
+    assert blocks("\n".join([intro, *example])) == [
+        Block("prose", [intro]),
+        Block("pre", example),
+    ]

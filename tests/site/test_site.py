@@ -363,6 +363,36 @@ def test_gm_daemon_site_names_a_folder_it_cannot_write(tmp_path: Path, capsys) -
     assert len(error.splitlines()) == 1
 
 
+@pytest.mark.parametrize(
+    ("with_site", "out", "written"),
+    [
+        (False, False, None),  # no [site]: the daemon keeps none, so none is written
+        (False, True, "out"),  # a copy to look at before turning the site on
+        (True, False, "site"),
+        (True, True, "out"),
+    ],
+)
+def test_gm_daemon_site_writes_only_what_was_asked_for(  # type: ignore[no-untyped-def]
+    tmp_path: Path, monkeypatch, capsys, with_site: bool, out: bool, written: str | None
+) -> None:
+    monkeypatch.chdir(tmp_path)  # where the default dir, var/site, would be
+    toml = site_toml(tmp_path) if with_site else ""
+    h = DaemonHarness(tmp_path, games_toml("highnoon", "de", HIGHNOON), extra_toml=toml)
+    h.run()
+    shutil.rmtree(tmp_path / "site", ignore_errors=True)  # the daemon's own: built again
+    code, said = h.cli("site", *(["--out", str(tmp_path / "out")] if out else []))
+    assert not (tmp_path / "var").exists()
+    if written is None:
+        error = capsys.readouterr().err
+        assert (code, said) == (1, "") and len(error.splitlines()) == 1
+        assert error.startswith(f"error: {h.config_path} has no [site] table")
+        assert '[site] dir = "var/site"' in error and "--out DIR" in error
+        assert not (tmp_path / "site").exists() and not (tmp_path / "out").exists()
+    else:
+        assert code == 0 and f"{tmp_path / written}: 1 game(s) written" in said
+        assert (tmp_path / written / "g" / "index.html").is_file()
+
+
 def test_a_broken_site_never_stops_the_mail(tmp_path: Path, caplog) -> None:  # type: ignore[no-untyped-def]
     (tmp_path / "blocked").write_text("a file where the site's folder should be")
     toml = f'\n[site]\ndir = "{tmp_path / "blocked" / "site"}"\n'
