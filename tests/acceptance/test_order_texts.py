@@ -53,6 +53,13 @@ def test_rejected_order_text_names_line_and_keeps_orders(
     assert "Weiter gültig sind Ihre bisherigen Befehle:\nDuell gegen A. Langsam: 17" in text
 
 
+def _the_first_orders_stand(club: DaemonHarness) -> None:
+    """STAND shows the orders "Langsam: 17" sent first, untouched by the mail after them."""
+    club.send("hans@example.org", CODE + "STAND\n", subject="[hn1]")
+    (status,) = club.run()
+    assert "Duell gegen A. Langsam: 17" in club.body(status)
+
+
 def test_orders_for_another_round_are_refused_and_lose_nothing(club: DaemonHarness) -> None:
     club.send("hans@example.org", CODE + "Langsam: 17\n", subject="[hn1] Befehle")
     club.send("hans@example.org", CODE + "Runde 2\nLangsam: 3\n", subject="[hn1] Befehle")
@@ -60,9 +67,7 @@ def test_orders_for_another_round_are_refused_and_lose_nothing(club: DaemonHarne
     assert "Falsche Runde" in stale["Subject"]
     assert "Die Mail nennt Runde 2, aktuell ist aber Runde 1." in club.body(stale)
     assert "Befehle, die schon vorliegen, gelten weiter." in club.prose(stale)
-    club.send("hans@example.org", CODE + "STAND\n", subject="[hn1]")
-    (status,) = club.run()
-    assert "Duell gegen A. Langsam: 17" in club.body(status)
+    _the_first_orders_stand(club)
 
 
 @pytest.mark.parametrize(
@@ -84,6 +89,4 @@ def test_a_mail_of_nothing_but_greetings_keeps_the_orders_on_file(
     assert "Keine Befehle gefunden" in reply["Subject"]
     assert "In Ihrer Mail stehen nur Grüße, keine Befehle" in club.prose(reply)
     assert "Befehle, die schon vorliegen, gelten weiter." in club.prose(reply)
-    club.send("hans@example.org", CODE + "STAND\n", subject="[hn1]")
-    (status,) = club.run()
-    assert "Duell gegen A. Langsam: 17" in club.body(status)
+    _the_first_orders_stand(club)
