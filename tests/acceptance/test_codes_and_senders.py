@@ -112,6 +112,8 @@ def test_the_gm_replying_by_mail_is_pointed_to_the_cli(
     assert words in body and "gm-daemon --help" in body and "docs/gm.md" in body
     assert f"gm-daemon publish --config {h.config_path} --game {game}\n" in body
     assert f"gm-daemon status --config {h.config_path}\n" in body
+    assert f"gm-daemon extend --config {h.config_path} --game {game} --by 2d\n" in body
+    assert f"gm-daemon pause --config {h.config_path} --game {game}\n" in body
     assert "Absender unbekannt" not in body and "not registered" not in body
     _code, out = h.cli("status", "--json")
     assert '"orders_in": true' not in out  # never read as a player's orders
