@@ -150,7 +150,9 @@ def _header_block(data: bytes) -> Message:
 _FIELD = r"[\x21-\x39\x3b-\x7e]+:[^\r\n]*\r?\n(?:[ \t][^\r\n]*\r?\n)*"
 _PLAIN_HEAD = re.compile(rf"(?:{_FIELD})+\r?\n")
 _PARTED = re.compile(r"multipart/|message/", re.IGNORECASE)
-_FIELDS = re.compile(r"([\x21-\x39\x3b-\x7e]+):([^\r\n]*\r?\n(?:[ \t][^\r\n]*\r?\n)*)")
+# Each field's name and its value as the parser keeps it: the blanks before it and the last
+# line end left out of the group, the folds inside it.
+_FIELDS = re.compile(r"([\x21-\x39\x3b-\x7e]+):[ \t]*([^\r\n]*(?:\r?\n[ \t][^\r\n]*)*)\r?\n")
 
 
 def _plain_head(text: str) -> tuple[int, list[tuple[str, str]]] | None:
@@ -160,11 +162,7 @@ def _plain_head(text: str) -> tuple[int, list[tuple[str, str]]] | None:
     head = _PLAIN_HEAD.match(text)
     if head is None or _PARTED.search(text, 0, head.end()):
         return None
-    fields = [  # what Message.set_raw appends, field by field
-        (name, value.lstrip(" \t").rstrip("\r\n"))
-        for name, value in _FIELDS.findall(text, 0, head.end())
-    ]
-    return head.end(), fields
+    return head.end(), _FIELDS.findall(text, 0, head.end())  # what Message.set_raw appends
 
 
 def _single_part(data: bytes, parts: _Parts) -> Message | None:
@@ -550,6 +548,10 @@ class _Headers:
     def has(self, name: str) -> bool:
         return name in self._raw
 
+    def any_of(self, names: frozenset[str]) -> bool:
+        """Whether any of the (lower-case) ``names`` is present."""
+        return not names.isdisjoint(self._raw)
+
     def raw(self, name: str) -> str:
         """Header text with 8-bit bytes decoded but encoded words left alone (for addresses)."""
         value = self._raw.get(name)
@@ -686,11 +688,16 @@ def _automated(
 ) -> str | None:
     """Why this mail must not be answered, or None. The first matching reason wins.
     ``msg`` and ``parts``: the mail's structure, None for a mail of one text/plain part
-    (which is no delivery report); asked only when no header gave a reason."""
-    for check in (_auto_submitted, _precedence, _list_mail, _robot_header, own.copy_of_ours):
-        reason = check(headers)
-        if reason:
-            return reason
+    (which is no delivery report); asked only when no header gave a reason. The checks of
+    robots' headers are asked only of a mail with one of them (few human mails have any)."""
+    if headers.any_of(_ROBOT_SIGNS):
+        for check in (_auto_submitted, _precedence, _list_mail, _robot_header):
+            reason = check(headers)
+            if reason:
+                return reason
+    reason = own.copy_of_ours(headers)
+    if reason:
+        return reason
     if headers.has("return-path") and headers.raw("return-path").replace(" ", "") == "<>":
         return "Return-Path: <>"
     if msg is not None and parts is not None and parts.ctype(msg) == "multipart/report":
@@ -817,6 +824,10 @@ _ROBOT_HEADERS = (
 
 
 _ROBOT_KEYS = tuple((name.lower(), name) for name in _ROBOT_HEADERS)
+# The headers without which none of the four checks above can give a reason.
+_ROBOT_SIGNS = frozenset(
+    {"auto-submitted", "precedence"} | {key for key, _name in _LIST_HEADERS + _ROBOT_KEYS}
+)
 
 
 def _robot_header(headers: _Headers) -> str | None:
