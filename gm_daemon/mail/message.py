@@ -149,7 +149,6 @@ def _header_block(data: bytes) -> Message:
 # would take for the start of the body, no lone "\r" (a line end to the parser).
 _FIELD = r"[\x21-\x39\x3b-\x7e]+:[^\r\n]*\r?\n(?:[ \t][^\r\n]*\r?\n)*"
 _PLAIN_HEAD = re.compile(rf"(?:{_FIELD})+\r?\n")
-_PARTED = re.compile(r"multipart/|message/", re.IGNORECASE)
 # Each field's name and its value as the parser keeps it: the blanks before it and the last
 # line end left out of the group, the folds inside it.
 _FIELDS = re.compile(r"([\x21-\x39\x3b-\x7e]+):[ \t]*([^\r\n]*(?:\r?\n[ \t][^\r\n]*)*)\r?\n")
@@ -158,11 +157,18 @@ _FIELDS = re.compile(r"([\x21-\x39\x3b-\x7e]+):[ \t]*([^\r\n]*(?:\r?\n[ \t][^\r\
 def _plain_head(text: str) -> tuple[int, list[tuple[str, str]]] | None:
     """Where a header block of the plain form ends, and its fields (name as written, value
     as the parser keeps it); None when it has not that form or names a multipart or
-    message type anywhere (a mere mention is enough: the parser is never wrong)."""
+    message type anywhere (a mere mention is enough: the parser is never wrong). The
+    text is ASCII and surrogate escapes, whose lower case is ASCII's: the names are
+    looked for in it as they stand (a case-blind pattern's search cost ~30 k
+    instructions a mail)."""
     head = _PLAIN_HEAD.match(text)
-    if head is None or _PARTED.search(text, 0, head.end()):
+    if head is None:
         return None
-    return head.end(), _FIELDS.findall(text, 0, head.end())  # what Message.set_raw appends
+    end = head.end()
+    lowered = text[:end].lower()
+    if "multipart/" in lowered or "message/" in lowered:
+        return None
+    return end, _FIELDS.findall(text, 0, end)  # what Message.set_raw appends
 
 
 def _single_part(data: bytes, parts: _Parts) -> Message | None:
