@@ -447,21 +447,12 @@ class Daemon:
         key = fetched[0].key if fetched else ""
         try:
             with self.store.transaction():
-                known = self.store.known_keys([raw.key for raw in fetched])
-                for raw in fetched:
+                fresh = self._decode_fresh(fetched)
+                ids = [incoming.message_id for _, incoming in fresh if incoming.message_id]
+                stored = self.store.stored_mails(ids)  # one look for the chunk, not one each
+                for raw, incoming in fresh:
                     key = raw.key
-                    if key in known:
-                        continue
-                    known.add(key)  # the same key twice in one fetch is stored once
-                    incoming = parse_incoming(raw.data, self.config.mail.address)  # never raises
-                    if self.store.store_incoming(
-                        key,
-                        incoming.message_id,
-                        incoming.sender,
-                        raw.data,
-                        self.clock(),
-                        content_digest(incoming, raw.data),
-                    ):
+                    if self._keep_one(raw, incoming, stored):
                         decoded[key] = incoming
         except sqlite3.Error as exc:
             if self.store.db.in_transaction:  # a failed COMMIT leaves it open
@@ -470,6 +461,39 @@ class Daemon:
         if decoded:  # (an empty fetch does not make the intake)
             self.intake.decoded.update(decoded)  # intake reads them in this cycle: decode once
         return len(decoded)
+
+    def _decode_fresh(self, fetched: Sequence[RawMail]) -> list[tuple[RawMail, Incoming]]:
+        """The fetched mails whose mailbox key is not stored yet, each decoded (the same key
+        twice in one fetch: once)."""
+        known = self.store.known_keys([raw.key for raw in fetched])
+        fresh: list[tuple[RawMail, Incoming]] = []
+        for raw in fetched:
+            if raw.key not in known:
+                known.add(raw.key)
+                fresh.append((raw, parse_incoming(raw.data, self.config.mail.address)))
+        return fresh
+
+    def _keep_one(
+        self, raw: RawMail, incoming: Incoming, stored: set[tuple[str, str | None, str | None]]
+    ) -> bool:
+        """Store one decoded mail unless it is the same mail again: the same Message-ID
+        from the same sender with the same content among ``stored`` (``Store.stored_mails``
+        of the chunk, to which it is added: twice in one fetch is kept once)."""
+        digest = content_digest(incoming, raw.data)
+        if incoming.message_id:
+            same = (incoming.message_id, incoming.sender, digest)
+            if same in stored:
+                return False
+            stored.add(same)
+        return self.store.store_incoming(
+            raw.key,
+            incoming.message_id,
+            incoming.sender,
+            raw.data,
+            self.clock(),
+            digest,
+            looked=True,
+        )
 
     async def run_once(self) -> None:
         """For cron users and tests: sync games, do all due work, exit."""

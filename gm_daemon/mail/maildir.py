@@ -109,22 +109,25 @@ class MaildirInbox:
     @staticmethod
     def _read(path: str, key: str, size: int) -> RawMail | None:
         """The mail, or None when the file vanished meanwhile. Read in one call of the
-        listed ``size`` (and one more that finds the end), not as ``open().read()`` reads
-        it, which asks the file's size and position again: each system call of this thread
-        lets go of the interpreter, which intake's thread then waits to have back."""
+        listed ``size`` and one byte more, not as ``open().read()`` reads it, which asks the
+        file's size and position again and reads once more to find the end: each system
+        call of this thread lets go of the interpreter, which intake's thread then waits to
+        have back. A read of a regular file that returns less than asked for has met the
+        end; only a file that grew since the listing is read on to its end."""
         try:
             fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
         except FileNotFoundError:
             return None
         try:
-            parts = []
-            want = size + 1  # a file that grew since the listing is read to its end
-            while part := os.read(fd, want):
-                parts.append(part)
-                want = 1 << 16
+            data = os.read(fd, size + 1)
+            if len(data) > size:
+                parts = [data]
+                while part := os.read(fd, 1 << 16):
+                    parts.append(part)
+                data = b"".join(parts)
         finally:
             os.close(fd)
-        return RawMail(key=_PREFIX + key, data=b"".join(parts))
+        return RawMail(key=_PREFIX + key, data=data)
 
     async def done(self, key: str) -> None:
         await asyncio.to_thread(self._done_all, [key])

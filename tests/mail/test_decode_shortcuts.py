@@ -125,6 +125,7 @@ class AskEveryTime(message._Parts):
 def use_slow_ways(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(message, "_Parts", AskEveryTime)
     monkeypatch.setattr(message, "_single_part", lambda data, parts: None)  # the parser's
+    monkeypatch.setattr(message, "_plain_mail", lambda data, own: None)  # _Parts' way
     monkeypatch.setattr(message, "_plain_params", lambda value: None)
     monkeypatch.setattr(message, "_addresses", lambda value: getaddresses([value]))
     monkeypatch.setattr(message, "decode_words", slow_decode_words)

@@ -385,10 +385,10 @@ def test_a_decoder_bug_costs_one_mail_and_keeps_the_sender(monkeypatch: pytest.M
     """The last guard: a bug below parse_incoming marks the mail unreadable instead of
     stopping intake, and the sender is still known for the GM's log."""
 
-    def broken(*_: object) -> tuple[str, str]:
+    def broken(*_: object) -> str:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(message, "_order_text", broken)
+    monkeypatch.setattr(message, "strip_armour", broken)  # on the quick and the slow way
     got = parse_incoming(b"From: Egon <egon@example.org>\nMessage-ID: <x@y.z>\n\nx\n", OWN)
     assert (got.unreadable, got.sender, got.message_id, got.text) == (
         "decoder error: RuntimeError",

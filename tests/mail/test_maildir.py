@@ -295,6 +295,26 @@ def test_a_burst_is_listed_once_and_what_came_since_follows_it(tmp_path: Path) -
     assert len(list((tmp_path / "cur").iterdir())) == 4
 
 
+@pytest.mark.parametrize(
+    "tail", [b"", b"y\n", b"grown " * 40_000], ids=["cut", "same size", "grown"]
+)
+def test_a_mail_is_read_whole_however_its_size_changed_since_the_listing(
+    tmp_path: Path, tail: bytes
+) -> None:
+    """The listing's size is only the first read's hint: a file written on after it was
+    listed (or cut short) is read as it is when read."""
+    keys = [_deliver(tmp_path, f"Subject: {i}\n\n{i}\n") for i in range(2)]
+    inbox = MaildirInbox(tmp_path)
+
+    async def scenario() -> list[bytes]:
+        first = await inbox.fetch(limit=1)  # both listed, one read
+        (path,) = (tmp_path / "new").glob(f"{keys[1]}*")
+        path.write_bytes(b"Subject: 1\n\n" + tail)
+        return [m.data for m in [*first, *await inbox.fetch(limit=1)]]
+
+    assert asyncio.run(scenario()) == [b"Subject: 0\n\n0\n", b"Subject: 1\n\n" + tail]
+
+
 def test_done_finds_a_mail_that_moved_after_it_was_fetched(tmp_path: Path) -> None:
     key = _deliver(tmp_path, "Subject: a\n\nA\n")
     inbox = MaildirInbox(tmp_path)

@@ -1,9 +1,10 @@
 """The quick way to a single-part mail decodes every mail exactly as the email package's parser.
 
 parse_incoming builds a one-part mail with a plain header block into its ``Message`` directly
-(``_single_part``), reads plain parameter lists with one pattern (``_plain_params``) and finds
+(``_single_part``), or a one-part text/plain mail without any ``Message`` at all
+(``_plain_mail``), reads plain parameter lists with one pattern (``_plain_params``) and finds
 a part's header fields once (``_Parts.get``). The reference is the slow path kept on purpose:
-the same decoder with those three replaced by the email package's own parse and questions
+the same decoder with those four replaced by the email package's own parse and questions
 (``use_slow_ways``, which also turns off the older shortcuts of test_decode_shortcuts.py).
 Every corpus mail and a few thousand generated variants (charsets, transfer encodings,
 HTML-only, multipart/alternative, quoted replies, PGP, S/MIME, attachments, folded and
@@ -74,6 +75,9 @@ def test_corpus_decodes_as_the_parser(monkeypatch: pytest.MonkeyPatch) -> None:
         assert got == want, path.name
     built = sum(same_message(data) for data in mails)
     assert built > 150  # most corpus mails take the quick way, the rest were compared too
+    own = message._own_mail(OWN)
+    plain = sum(message._plain_mail(data, own) is not None for data in mails)
+    assert plain > 100  # and half of them the quickest, read without a Message (_plain_mail)
 
 
 # --- generated variants ----------------------------------------------------------------------
