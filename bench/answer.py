@@ -23,6 +23,10 @@ checksummed, so two versions can be seen to write the same bytes. ``--callgrind`
 ``--callgrind-out-file``) counts the instructions of the last round's ``_process_pending``
 alone: the counters are zeroed before it and dumped after it (``callgrind_control``), and the
 dump's total is printed per mail — a figure no other process on the machine moves.
+``--whole-groups`` ends the daemon's groups by their count alone (``GROUP_MAILS``), not also
+by ``GROUP_SECONDS``: under callgrind, ~50 times slower, a group otherwise holds a mail or
+two, chosen by the clock, so its commit weighs on each mail as it never does in a burst and
+two runs of one tree differ by a few per cent.
 """
 
 from __future__ import annotations
@@ -56,10 +60,17 @@ def main() -> None:
     parser.add_argument(
         "--callgrind", action="store_true", help="instructions of the last round (under callgrind)"
     )
+    parser.add_argument(
+        "--whole-groups", action="store_true", help="groups end by their count alone"
+    )
     args = parser.parse_args()
     sys.path.insert(0, str(args.tree.resolve() if args.tree else ROOT))
     sys.path.insert(1, str(ROOT))
     import gm_daemon
+    import gm_daemon.daemon
+
+    if args.whole_groups:
+        gm_daemon.daemon.GROUP_SECONDS = float("inf")
     from bench.intake_e2e import _config, _order  # the very set-up and mails of that bench
     from gm_daemon.daemon import Daemon
     from gm_daemon.mail.transport import RawMail

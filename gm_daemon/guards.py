@@ -34,6 +34,7 @@ _folded = functools.lru_cache(maxsize=4096)(fold)
 _SUBJECT_TOKENS = re.compile(r"[^0-9a-z_.-]+")
 _CODE_TOKENS = re.compile(r"[^0-9a-z-]+")
 _BRACKETED = re.compile(r"\[([^\]\s]+)\]")
+_HOUR = timedelta(hours=1)  # made once: a timedelta from keywords costs ~4 k instructions
 
 
 @dataclass(frozen=True)
@@ -81,7 +82,7 @@ class RateLimit:
     name = "rate limit"
 
     def check(self, mail: Mail, services: Services) -> Stop | None:
-        hour_ago = services.clock() - timedelta(hours=1)
+        hour_ago = services.clock() - _HOUR
         recent = services.recent_from(mail.incoming.sender, hour_ago, mail.row.id)
         mail.quiet = recent > services.config.mail.max_mails_per_hour
         return None

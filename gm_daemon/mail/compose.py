@@ -372,7 +372,15 @@ def _quoted_printable(body: str) -> str:
     line on its own (a line break is never quoted, nor split), so the body is quoted a
     line at a time, each line once (``_quoted_line``: the acknowledgements of a burst
     share most of their lines, the greeting, the notes, the deadline, the sign-off)."""
-    return "".join([_quoted_line(line.encode("utf-8"), 76) for line in body.splitlines() or [""]])
+    return "".join([_quoted_body_line(line) for line in body.splitlines() or [""]])
+
+
+@lru_cache(maxsize=8192)
+def _quoted_body_line(line: str) -> str:
+    """``_quoted_line`` of one line of a body, kept by its text: a lone ``str`` argument is
+    its own key in ``lru_cache`` (no key tuple made, no bytes encoded and hashed for each
+    of the ~20 lines of every reply)."""
+    return _quoted_line(line.encode("utf-8"), 76)
 
 
 @lru_cache(maxsize=64)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import gm_daemon.mail.message as message
 from gm_daemon.games.protocol import Line
 from gm_daemon.mail.html_text import html_to_text
 from gm_daemon.mail.message import (
@@ -229,7 +231,8 @@ _ATTRIBUTION_PIECES = [
     "Am Mo., 11. März 2024 um 18:00 Uhr schrieb Spielleiter <", "gm@gm.test>:",
     "On Mon, GM <gm@gm.test>", "wrote:", "Anna SCHRIEB am 11.03.:", "er hat geschrieben:",
     "am ſchrieb x:", "on Mon WROTE:", "> GEHE NACH Bank", ">", "", "Kanone ge2", "ENDE",
-    "Von: Anna", "Gesendet: Montag", "Hallo,", "schrieb", "am", "on x",
+    "Von: Anna", "Gesendet: Montag", "Hallo,", "schrieb", "am", "on x", "Am 1. SCHRİEB x:",
+    "on x wrote:", "am ſchrıeb", "on x wRoTe", "sch", "rieb",
 ]  # fmt: skip
 
 
@@ -256,6 +259,8 @@ _ENDING_PIECES = [
     "Von meinem iPhone gesendet", "Sent from my phone.", "Get Outlook for Android",
     "Von: Anna <a@b.test>", "*Gesendet:* Montag", "Datum: gestern", "From: x", "Sent: now",
     "> zitiert", "# nur Kommentar", "Hallo,", "Gruß\r", "\r", "ſent: x", "von:", "  \t",
+    "Get OUTLOO\u212a for x", "geſendet von x iphone", "Datum : x", "*From:* y", "ſ", "_" * 19,
+    "VON MEINEM ipad GESENDET", "sent with app",
 ]  # fmt: skip
 
 
@@ -270,11 +275,39 @@ def test_order_lines_skip_the_end_search_only_where_no_line_can_end_the_text(
     import gm_daemon.mail.message as message
 
     quick = order_lines(text)
-    may_end, message._may_end = message._may_end, lambda text: True
+    may_end, message._may_end = message._may_end, lambda text, folded: True
     try:
         assert order_lines(text) == quick
     finally:
         message._may_end = may_end
+
+
+# Letters an ignore-case search takes for another: every one of the hints' letters, as
+# ``re`` matches it, case-folds to that letter (else a text could hold a match but no hint).
+_HINT_LETTERS = sorted(set("".join(message._ATTRIBUTION_HINTS + message._ENDING_HINTS)) - {"_"})
+
+
+@pytest.mark.parametrize("letter", _HINT_LETTERS)
+def test_each_letter_ignore_case_matches_folds_to_it(letter: str) -> None:
+    pattern = re.compile(re.escape(letter), re.IGNORECASE)
+    matched = [chr(c) for c in range(sys.maxunicode + 1) if pattern.fullmatch(chr(c))]
+    assert len(matched) >= 2  # the letter and its capital at least
+    assert {c.casefold() for c in matched} == {letter}
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from([*_ENDING_PIECES, *_ATTRIBUTION_PIECES, "ſ", "\u212a", "İ", "ı"]),
+        max_size=8,
+    ).map("\n".join)
+)
+def test_the_hints_are_there_wherever_the_patterns_match(text: str) -> None:
+    folded = text.casefold()
+    if message._ATTRIBUTION_WORD.search(text):
+        assert any(hint in folded for hint in message._ATTRIBUTION_HINTS)
+    if message._ENDS_TEXT.search(text) or message._QUOTE_HEADER.search(text):
+        assert "--" in text or any(hint in folded for hint in message._ENDING_HINTS)
 
 
 # --- robustness ----------------------------------------------------------------------------
