@@ -129,8 +129,8 @@ RUN_OPTIONS = {
 def _run_line(args: list[str]) -> argparse.Namespace | None:
     """``run``'s command line as the service and cron write it (``run --config PATH``,
     ``--once``, ``--log-format text|json``), read without argparse: importing it and
-    building the parser (its help formatter imports shutil with bz2 and lzma, gettext looks
-    for a catalogue for every help text) cost ~21 M instructions, 2 % of a ``run --once``.
+    building the parser (gettext looks for a catalogue for every help text) cost ~10 M
+    instructions, 1 % of a ``run --once``.
     Only the plain spellings, each at most once and ``--config`` given, are read here, so
     the options are what the parser makes of them; anything else (``--help``,
     ``--config=PATH``, a shortened option, a mistake) is None and goes to the parser, which
