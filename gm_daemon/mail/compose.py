@@ -18,7 +18,6 @@ from collections.abc import Sequence
 from datetime import datetime
 from email.header import Header
 from email.message import EmailMessage
-from email.policy import SMTP
 from email.quoprimime import body_check, body_encode
 from email.utils import format_datetime, formataddr
 from functools import lru_cache
@@ -93,6 +92,8 @@ def compose(
     references: Sequence[str] = (),
     attachments: Sequence[Attachment] = (),
 ) -> EmailMessage:
+    from email.policy import SMTP  # here: with its header classes ~12 M instructions
+
     message = EmailMessage(policy=SMTP)
     message["From"] = formataddr((sender_name, sender))
     message["To"] = to
