@@ -10,7 +10,6 @@ never shortens or lengthens a round the others are already playing (njudge's rul
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
@@ -19,11 +18,12 @@ from zoneinfo import ZoneInfo
 
 from gm_daemon.config import AbsencesConfig
 from gm_daemon.games.text import fold
+from gm_daemon.patterns import on_first_use
 from gm_daemon.store import AbsenceRow
 
 CANCEL_WORDS = frozenset({"loschen", "loeschen", "cancel", "delete"})
 _SEPARATORS = frozenset({"bis", "to", "until", "-", "–", "—"})
-_GERMAN_DATE = re.compile(r"^(\d{1,2})\.(\d{1,2})\.(\d{4})$")
+_GERMAN_DATE = on_first_use(r"^(\d{1,2})\.(\d{1,2})\.(\d{4})$")
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,6 @@ the config's models and the daemon (~0.25 s), nor ``status`` the intake of ``run
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import gc
 import json
@@ -20,11 +19,14 @@ import sys
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from gm_daemon.journal import log_level, setup_logging
 
 if TYPE_CHECKING:
+    import argparse
+
     from gm_daemon.config import Config, GameConfig
     from gm_daemon.games.protocol import Line
     from gm_daemon.loaded import Loaded
@@ -68,8 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from gm_daemon.diplomacy.cli import main as diplomacy_main
 
         return diplomacy_main(args[1:])
-    parser = _parser("run" if args[:1] == ["run"] else None)
-    options = parser.parse_args(args)
+    options = _run_line(args) or _parser("run" if args[:1] == ["run"] else None).parse_args(args)
     setup_logging(
         logging.INFO if options.command == "run" else logging.WARNING,
         getattr(options, "log_format", "text"),
@@ -117,11 +118,52 @@ def _failed(exc: Exception, options: argparse.Namespace) -> int:
     raise exc
 
 
+# ``run``'s options as its parser reads them: option, attribute, values (None: a flag)
+RUN_OPTIONS = {
+    "--config": ("config", None),
+    "--log-format": ("log_format", ("text", "json")),
+    "--once": ("once", None),
+}
+
+
+def _run_line(args: list[str]) -> argparse.Namespace | None:
+    """``run``'s command line as the service and cron write it (``run --config PATH``,
+    ``--once``, ``--log-format text|json``), read without argparse: importing it and
+    building the parser (gettext looks for a catalogue for every help text) cost ~10 M
+    instructions, 1 % of a ``run --once``.
+    Only the plain spellings, each at most once and ``--config`` given, are read here, so
+    the options are what the parser makes of them; anything else (``--help``,
+    ``--config=PATH``, a shortened option, a mistake) is None and goes to the parser, which
+    answers as ever. tests/core/test_cli_run_line.py holds the two equal."""
+    if args[:1] != ["run"]:
+        return None
+    seen = {"command": "run", "once": False, "log_format": "text", "handler": _run}
+    given: set[str] = set()
+    rest = iter(args[1:])
+    for option in rest:
+        if option not in RUN_OPTIONS or option in given:
+            return None
+        given.add(option)
+        name, values = RUN_OPTIONS[option]
+        if option == "--once":
+            seen[name] = True
+            continue
+        value = next(rest, None)
+        if value is None or value.startswith("-") or (values and value not in values):
+            return None
+        seen[name] = Path(value) if option == "--config" else value
+    if "--config" not in given:
+        return None
+    return SimpleNamespace(**seen)  # type: ignore[return-value]  # argparse's Namespace alike
+
+
 def _parser(only: str | None = None) -> argparse.ArgumentParser:
     """The command line's parser; with ``only="run"`` without the other commands'
     sub-parsers: building all twenty costs ~15 ms (up to 25 ms on a busy machine), a tenth
     of a ``run --once`` before its first acknowledgement. Parsing, ``run --help`` and every
     error message are the same either way (the top level names ``COMMAND``, not a list)."""
+    import argparse
+
     parser = argparse.ArgumentParser(
         prog="gm-daemon", description="Email game master for play-by-mail games."
     )

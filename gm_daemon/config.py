@@ -5,15 +5,13 @@ Every problem is reported with its key path (``games[0].players[2].email``) so t
 SMTP passwords come from a file or an environment variable.
 """
 
-from __future__ import annotations
-
 import functools
 import ipaddress
 import re
 from datetime import UTC, datetime, timedelta
 from functools import cached_property
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Self
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import (
@@ -332,7 +330,7 @@ class ImapSection(Secret):
     )
 
     @model_validator(mode="after")
-    def _processed_is_another_folder(self) -> ImapSection:
+    def _processed_is_another_folder(self) -> Self:
         if self.processed_folder is not None and _same_folder(self.processed_folder, self.folder):
             raise ValueError(
                 f"processed_folder {self.processed_folder!r} is the folder mail is read from "
@@ -437,7 +435,7 @@ class LmtpSection(Strict):
     )
 
     @model_validator(mode="after")
-    def _one_place(self) -> LmtpSection:
+    def _one_place(self) -> Self:
         if self.host is None:
             if self.port is not None:
                 raise ValueError("port needs host (or leave both out for the Unix socket)")
@@ -530,7 +528,7 @@ class MailSection(Strict):
     )
 
     @model_validator(mode="after")
-    def _servers_for_imap(self) -> MailSection:
+    def _servers_for_imap(self) -> Self:
         if self.transport == "imap":
             missing = [key for key in ("imap", "smtp") if getattr(self, key) is None]
             if missing:
@@ -591,7 +589,7 @@ class Deadlines(BaseModel):
     )
 
     @model_validator(mode="after")
-    def _one_schedule(self) -> Deadlines:
+    def _one_schedule(self) -> Self:
         if self.cron and (self.first or self.every):
             raise ValueError("give either cron or first/every, not both")
         if not (self.first or self.every or self.cron or self.model_extra):
@@ -890,7 +888,7 @@ class GameConfig(Strict):
         return self._own_languages().get(seat) or self.language
 
     @cached_property
-    def _seat_index(self) -> _SeatIndex:
+    def _seat_index(self) -> "_SeatIndex":
         return _SeatIndex()
 
     def _own_languages(self) -> dict[str, Language | None]:
@@ -985,7 +983,7 @@ class Config(Strict):
     )
 
     @model_validator(mode="after")
-    def _unique_games(self) -> Config:
+    def _unique_games(self) -> Self:
         ids = [g.id.lower() for g in self.games]
         dupes = sorted({i for i in ids if ids.count(i) > 1})
         if dupes:
@@ -1014,7 +1012,7 @@ class Config(Strict):
         return game_id in self._games_by_id()
 
     @cached_property
-    def _game_index(self) -> _GameIndex:
+    def _game_index(self) -> "_GameIndex":
         return _GameIndex()
 
     def _games_by_id(self) -> dict[str, GameConfig]:

@@ -17,6 +17,7 @@ from typing import Any
 from gm_daemon.games.protocol import Accepted, Line, OrdersRejected, Problem, ProblemKind
 from gm_daemon.games.text import fold, introduces_orders
 from gm_daemon.loaded import AnyGame, passes_over
+from gm_daemon.patterns import on_first_use
 from gm_daemon.texts import phrase
 
 # Folded (lower case, umlauts as ae/oe/ue, ß as ss) openings of a greeting or a closing.
@@ -35,13 +36,13 @@ _GREETING = re.compile(
 )
 # Openings that greet rather than close: a lone line under one of these is the start of the
 # orders ("Hallo," then "Kanone ge2"), never a signature. "Liebe Grüße" closes, though.
-_SALUTATIONS = re.compile(
+_SALUTATIONS = on_first_use(
     r"^(?:hallo|hello|hi|hey|moin|servus|guten|liebe|lieber|dear)(?![a-z])(?!\s+gruss|\s+gruesse)"
 )
 # What may follow the opening on the same line: a name or two ("Viele Grüße, Anna",
 # "Hallo Spielleiter"), nothing with digits or order signs.
 _WORD = r"[^\W\d_](?:[^\W\d]|[.'’-])*"
-_NAME = re.compile(rf"^{_WORD}(?:\s+{_WORD}){{0,2}}[\s,.!]*$")
+_NAME = on_first_use(rf"^{_WORD}(?:\s+{_WORD}){{0,2}}[\s,.!]*$")
 
 
 def is_introduction(text: str) -> bool:

@@ -21,6 +21,7 @@ from gm_daemon.games.kit.layout import fit, wrap
 from gm_daemon.games.protocol import Header
 from gm_daemon.games.text import fold
 from gm_daemon.loaded import header_line
+from gm_daemon.patterns import on_first_use
 from gm_daemon.store import PlayerRow
 from gm_daemon.texts import Text, phrase, render
 
@@ -32,8 +33,8 @@ _DONE_WORDS = {"fertig", "done"}
 # after mail, and every line of every mail is folded for ``_DONE_WORDS``.
 _folded = functools.lru_cache(maxsize=4096)(fold)
 _SUBJECT_TOKENS = re.compile(r"[^0-9a-z_.-]+")
-_CODE_TOKENS = re.compile(r"[^0-9a-z-]+")
-_BRACKETED = re.compile(r"\[([^\]\s]+)\]")
+_CODE_TOKENS = on_first_use(r"[^0-9a-z-]+")
+_BRACKETED = on_first_use(r"\[([^\]\s]+)\]")
 _HOUR = timedelta(hours=1)  # made once: a timedelta from keywords costs ~4 k instructions
 
 

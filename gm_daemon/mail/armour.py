@@ -9,11 +9,11 @@ Encrypted blocks, key blocks and stray signatures cannot be orders: they become 
 
 from __future__ import annotations
 
-import re
+from gm_daemon.patterns import on_first_use
 
 _BEGIN_SIGNED = "-----BEGIN PGP SIGNED MESSAGE-----"
-_BLOCK = re.compile(r"^-----BEGIN PGP (SIGNATURE|MESSAGE|PUBLIC KEY BLOCK)-----$")
-_ARMOUR_HEADER = re.compile(r"^[A-Za-z][A-Za-z-]*: ")
+_BLOCK = on_first_use(r"^-----BEGIN PGP (SIGNATURE|MESSAGE|PUBLIC KEY BLOCK)-----$")
+_ARMOUR_HEADER = on_first_use(r"^[A-Za-z][A-Za-z-]*: ")
 
 
 def strip_armour(text: str) -> str:

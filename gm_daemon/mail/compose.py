@@ -18,7 +18,6 @@ from collections.abc import Sequence
 from datetime import datetime
 from email.header import Header
 from email.message import EmailMessage
-from email.policy import SMTP
 from email.quoprimime import body_check, body_encode
 from email.utils import format_datetime, formataddr
 from functools import lru_cache
@@ -26,6 +25,7 @@ from functools import lru_cache
 import orjson
 
 from gm_daemon.games.protocol import Attachment
+from gm_daemon.patterns import on_first_use
 
 
 def thread_root(game_id: str, domain: str) -> str:
@@ -92,6 +92,8 @@ def compose(
     references: Sequence[str] = (),
     attachments: Sequence[Attachment] = (),
 ) -> EmailMessage:
+    from email.policy import SMTP  # here: with its header classes ~12 M instructions
+
     message = EmailMessage(policy=SMTP)
     message["From"] = formataddr((sender_name, sender))
     message["To"] = to
@@ -202,12 +204,12 @@ def _refuse_line_breaks(headers: Sequence[tuple[str, str | None]]) -> None:
 
 # Header values written as they stand by the email package (no encoded words, no quoting,
 # nothing it would re-fold): printable ASCII words separated by single spaces.
-_PLAIN_VALUE = re.compile(r"[!-~]+(?: [!-~]+)*")
-_PLAIN_NAME = re.compile(r"[A-Za-z0-9]+(?: [A-Za-z0-9]+)*")  # a display name left unquoted
-_TOKEN = re.compile(r"[a-z0-9][a-z0-9.+-]*")  # a MIME type or subtype, as it is written
-_FILENAME = re.compile(r"[A-Za-z0-9._-]+")
-_ADDRESS = re.compile(r"[A-Za-z0-9_+-]+(?:\.[A-Za-z0-9_+-]+)*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*")
-_MSGID = re.compile(r"<[A-Za-z0-9_+-]+(?:\.[A-Za-z0-9_+-]+)*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*>")
+_PLAIN_VALUE = on_first_use(r"[!-~]+(?: [!-~]+)*")
+_PLAIN_NAME = on_first_use(r"[A-Za-z0-9]+(?: [A-Za-z0-9]+)*")  # a display name left unquoted
+_TOKEN = on_first_use(r"[a-z0-9][a-z0-9.+-]*")  # a MIME type or subtype, as it is written
+_FILENAME = on_first_use(r"[A-Za-z0-9._-]+")
+_ADDRESS = on_first_use(r"[A-Za-z0-9_+-]+(?:\.[A-Za-z0-9_+-]+)*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*")
+_MSGID = on_first_use(r"<[A-Za-z0-9_+-]+(?:\.[A-Za-z0-9_+-]+)*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*>")
 _MAX_LINE = 78  # the email package's SMTP policy folds longer header lines
 
 

@@ -13,7 +13,6 @@ import contextlib
 import errno
 import hashlib
 import os
-import re
 import time
 import weakref
 from collections import deque
@@ -23,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gm_daemon.mail.transport import Outgoing, RawMail, SendError
+from gm_daemon.patterns import on_first_use
 
 if TYPE_CHECKING:
     import mailbox
@@ -467,7 +467,7 @@ class MaildirSender:
             self._syncing = None
 
 
-_OUR_NAME = re.compile(r"gm-[0-9a-f]{32}")
+_OUR_NAME = on_first_use(r"gm-[0-9a-f]{32}")
 
 
 def _sweep(folder: str, before: float) -> None:

@@ -27,6 +27,7 @@ from gm_daemon.games.protocol import Line
 from gm_daemon.mail.address import address_problem
 from gm_daemon.mail.armour import strip_armour
 from gm_daemon.mail.compose import is_own_message_id
+from gm_daemon.patterns import on_first_use
 
 
 @dataclass(frozen=True)
@@ -579,8 +580,8 @@ def _unsurrogate(value: str) -> str:
         return decode_bytes(raw, "utf-8")
 
 
-_ENCODED_WORD = re.compile(r"=\?([^?\s]+)\?([QqBb])\?([^?\s]*)\?=")
-_BETWEEN_WORDS = re.compile(r"(=\?[^?\s]+\?[QqBb]\?[^?\s]*\?=)\s+(?==\?[^?\s]+\?[QqBb]\?)")
+_ENCODED_WORD = on_first_use(r"=\?([^?\s]+)\?([QqBb])\?([^?\s]*)\?=")
+_BETWEEN_WORDS = on_first_use(r"(=\?[^?\s]+\?[QqBb]\?[^?\s]*\?=)\s+(?==\?[^?\s]+\?[QqBb]\?)")
 
 
 def decode_words(value: str) -> str:
@@ -945,8 +946,8 @@ def _text_attachment(msg: Message, parts: _Parts) -> tuple[str, str] | None:
     return None
 
 
-_SOME_LINE = re.compile(r"^[ \t]*[^\s>]", re.MULTILINE)
-_ENVELOPE = re.compile(r"^\s*(code|mein code|my code|spiel|game)\b", re.IGNORECASE)
+_SOME_LINE = on_first_use(r"^[ \t]*[^\s>]", re.MULTILINE)
+_ENVELOPE = on_first_use(r"^\s*(code|mein code|my code|spiel|game)\b", re.IGNORECASE)
 
 
 @lru_cache(maxsize=1)
@@ -1021,7 +1022,7 @@ def _payload_bytes(part: Message, parts: _Parts) -> bytes | None:
     return part.get_payload(decode=True)  # type: ignore[no-any-return]
 
 
-_NOT_BASE64 = re.compile(r"[^A-Za-z0-9+/=\s]|\S[ \t]+\S")
+_NOT_BASE64 = on_first_use(r"[^A-Za-z0-9+/=\s]|\S[ \t]+\S")
 
 
 def _not_base64(part: Message, parts: _Parts) -> bool:
@@ -1137,9 +1138,11 @@ def unflow(text: str, *, delsp: bool) -> str:
 
 # --- order lines ---------------------------------------------------------------------------
 
-_REPLY_HEADER = re.compile(r"^\s*(am|on)\s.*\b(schrieb|wrote|geschrieben)\b.*:\s*$", re.IGNORECASE)
-_REPLY_HEADER_END = re.compile(r"\b(schrieb|wrote|geschrieben)\b.*:\s*$", re.IGNORECASE)
-_REPLY_HEADER_START = re.compile(r"^\s*(am|on)\s", re.IGNORECASE)
+_REPLY_HEADER = on_first_use(
+    r"^\s*(am|on)\s.*\b(schrieb|wrote|geschrieben)\b.*:\s*$", re.IGNORECASE
+)
+_REPLY_HEADER_END = on_first_use(r"\b(schrieb|wrote|geschrieben)\b.*:\s*$", re.IGNORECASE)
+_REPLY_HEADER_START = on_first_use(r"^\s*(am|on)\s", re.IGNORECASE)
 # A word _REPLY_HEADER and _REPLY_HEADER_END need ("geschrieben" holds "schrieb"): a text
 # without one has no attribution line to look for line by line (most order mails).
 _ATTRIBUTION_WORD = re.compile(r"schrieb|wrote", re.IGNORECASE)

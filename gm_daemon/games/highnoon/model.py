@@ -4,8 +4,6 @@ The state carries its options because ``resolve`` receives only state, orders an
 the record of the last round because a report must be renderable again from stored data.
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator

@@ -13,6 +13,7 @@ import re
 
 from gm_daemon.games.protocol import Header
 from gm_daemon.games.text import fold
+from gm_daemon.patterns import on_first_use
 
 
 def numbered_header(text: str, words: tuple[str, ...], current: int) -> Header | None:
@@ -47,12 +48,12 @@ def _only_a_title(rest: str) -> bool:
 
 
 # after the round's number: separators, "/12", "von 12", "(Anna)", in any order
-_HEADER_DECORATION = re.compile(
+_HEADER_DECORATION = on_first_use(
     r"^(?:[\s:=.,;!\-–—]+|(?:/|\bvon\b|\bof\b)\s*\d+\b|\([^()]*\))*", re.IGNORECASE
 )
-_ANY_WORD = re.compile(r"\w")
+_ANY_WORD = on_first_use(r"\w")
 _DATE = re.compile(r"\d{1,2}\.\d{1,2}\.(?:\d{2,4})?")
-_WORD_OR_DATE = re.compile(_DATE.pattern + r"|\w+")
+_WORD_OR_DATE = on_first_use(_DATE.pattern + r"|\w+")
 # German and English, folded: "meine Befehle", "Züge", "my orders for", "vom", "am"
 _TITLE_WORDS = frozenset(
     {"befehl", "befehle", "meine", "mein", "zuege", "orders", "order", "moves", "my"}

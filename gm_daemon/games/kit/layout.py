@@ -6,9 +6,10 @@ spaces and prose is wrapped at ``WIDTH`` (78) characters; tables may be wider.
 
 from __future__ import annotations
 
-import re
 import textwrap
 from collections.abc import Callable, Sequence
+
+from gm_daemon.patterns import on_first_use
 
 WIDTH = 78
 _AND = {"de": "und", "en": "and"}
@@ -107,8 +108,8 @@ def fold(line: str, indent: int = 4, width: int = WIDTH) -> str:
 # wrapping never splits them ("A." alone at a line's end reads as a sentence's end). Their
 # spaces are held by a character textwrap does not break at, of the same width, and given
 # back after wrapping.
-_SCORE = re.compile(r"(?<=\d) : (?=\d)")
-_INITIAL = re.compile(r"(?<![\w.])([A-ZÄÖÜ]\.) (?=[A-ZÄÖÜ][a-zäöüß])")
+_SCORE = on_first_use(r"(?<=\d) : (?=\d)")
+_INITIAL = on_first_use(r"(?<![\w.])([A-ZÄÖÜ]\.) (?=[A-ZÄÖÜ][a-zäöüß])")
 _HELD = "\x00"
 
 
@@ -158,7 +159,7 @@ def flow(words: Sequence[str], prefix: str = "", width: int = WIDTH) -> list[str
     return lines
 
 
-TABLE_LINE = re.compile(r"\S {2,}\S|^\s*(\||\+-)")
+TABLE_LINE = on_first_use(r"\S {2,}\S|^\s*(\||\+-)")
 
 
 def is_table_line(line: str) -> bool:
