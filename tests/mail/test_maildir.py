@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import email
 import email.policy
+import errno
 import mailbox
 import os
 import sys
@@ -327,3 +328,59 @@ def test_done_finds_a_mail_that_moved_after_it_was_fetched(tmp_path: Path) -> No
 
     asyncio.run(scenario())
     assert [p.name for p in (tmp_path / "cur").iterdir()] == [f"{key}:2,FS"]
+
+
+def test_a_batch_that_could_not_be_flushed_is_not_delivered(
+    tmp_path: Path, files: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A mail is delivered (linked into new/) only after every file of its batch is on the
+    disk; when a flush fails, every mail of the batch is a transient error (retried, never
+    marked sent), new/ stays empty and nothing of the batch is left in tmp/."""
+
+    def failing(fds: list[int]) -> None:
+        raise OSError(errno.EIO, "Input/output error")
+
+    monkeypatch.setattr(maildir, "_sync_each", failing)
+    sender = MaildirSender(tmp_path)
+    mails = [_outgoing(f"<{n}@gm.test>") for n in range(3)]
+
+    async def scenario() -> list[SendError | None]:
+        try:
+            return await sender.send_all(mails)
+        finally:
+            await sender.close()
+
+    results = asyncio.run(scenario())
+    assert all(isinstance(r, SendError) and not r.permanent for r in results)
+    assert "Input/output error" in str(results[0])
+    assert not list((tmp_path / "new").iterdir())
+    assert not list((tmp_path / "tmp").iterdir())
+
+
+def test_every_file_of_a_batch_is_flushed_before_any_is_delivered(
+    tmp_path: Path, files: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each file is synced once, while new/ is still empty; then all are there."""
+    synced: list[int] = []
+    in_new: list[int] = []
+    real = os.fdatasync
+
+    def watching(fd: int) -> None:
+        in_new.append(len(list((tmp_path / "new").iterdir())))
+        synced.append(fd)
+        real(fd)
+
+    monkeypatch.setattr(maildir.os, "fdatasync", watching)
+    sender = MaildirSender(tmp_path)
+    mails = [_outgoing(f"<{n}@gm.test>") for n in range(MaildirSender.SYNC_THREADS + 3)]
+
+    async def scenario() -> list[SendError | None]:
+        try:
+            return await sender.send_all(mails)
+        finally:
+            await sender.close()
+
+    assert asyncio.run(scenario()) == [None] * len(mails)
+    assert len(synced) == len(set(synced)) == len(mails)
+    assert in_new == [0] * len(mails)
+    assert len(list((tmp_path / "new").iterdir())) == len(mails)
