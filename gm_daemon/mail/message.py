@@ -93,6 +93,33 @@ def _parse(data: bytes, own_address: str) -> Incoming:
     if not unreadable:
         text, text_from, inline_pgp = _order_text(content, display_name, parts)
     subject = _one_line(headers.get("subject"))
+    return _incoming(
+        headers,
+        sender,
+        display_name,
+        subject,
+        automated=_automated(headers, sender, own, msg, parts)
+        or (None if unreadable else own.forwarded_back(subject, text, content, parts)),
+        text=text,
+        unreadable=unreadable,
+        text_from=text_from,
+        encrypted=None if unreadable else _encryption(content, inline_pgp, parts),
+    )
+
+
+def _incoming(
+    headers: _Headers,
+    sender: str,
+    display_name: str,
+    subject: str,
+    *,
+    automated: str | None,
+    text: str,
+    unreadable: str | None = None,
+    text_from: str = "body",
+    encrypted: str | None = None,
+) -> Incoming:
+    """The decoded mail, its header fields read the same way whichever way the body was."""
     return Incoming(
         message_id=_first_msgid(headers.get("message-id")),
         sender=sender,
@@ -100,13 +127,12 @@ def _parse(data: bytes, own_address: str) -> Incoming:
         subject=subject,
         in_reply_to=_first_msgid(headers.get("in-reply-to")),
         references=tuple(_MSGID.findall(headers.get("references"))),
-        automated=_automated(headers, sender, own, msg, parts)
-        or (None if unreadable else own.forwarded_back(subject, text, content, parts)),
+        automated=automated,
         text=text,
         sender_problem=address_problem(sender),
         unreadable=unreadable,
         text_from=text_from,
-        encrypted=None if unreadable else _encryption(content, inline_pgp, parts),
+        encrypted=encrypted,
     )
 
 
@@ -231,16 +257,13 @@ def _plain_mail(data: bytes, own: _OwnMail) -> Incoming | None:
     headers = _Headers.of(first)
     sender, display_name = _from_address(headers.raw("from"))
     subject = _one_line(headers.get("subject"))
-    return Incoming(
-        message_id=_first_msgid(headers.get("message-id")),
-        sender=sender,
-        display_name=display_name,
-        subject=subject,
-        in_reply_to=_first_msgid(headers.get("in-reply-to")),
-        references=tuple(_MSGID.findall(headers.get("references"))),
+    return _incoming(
+        headers,
+        sender,
+        display_name,
+        subject,
         automated=_automated(headers, sender, own) or own.forwarded_back(subject, text),
         text=text,
-        sender_problem=address_problem(sender),
         encrypted="PGP" if _PGP_MESSAGE in body else None,
     )
 
