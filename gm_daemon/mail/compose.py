@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import math
 import os
 import re
 import threading
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from email.header import Header
 from email.message import EmailMessage
 from email.quoprimime import body_check, body_encode
@@ -173,7 +174,7 @@ def compose_bytes(
         f"From: {_from_header(sender_name, sender)}\r\n"
         f"To: {to}\r\n"
         f"Subject: {_encoded(subject, 'Subject')}\r\n"
-        f"Date: {_date(date.replace(microsecond=0), date.utcoffset())}\r\n"
+        f"Date: {_date(date)}\r\n"
         f"Message-ID: {message_id}\r\n"
         f"Auto-Submitted: {_auto_submitted(in_reply_to)}\r\n"
         "X-Auto-Response-Suppress: All\r\n"
@@ -399,12 +400,25 @@ def _quoted_body_line(line: str) -> str:
     return _quoted_line(line.encode("utf-8"), 76)
 
 
-@lru_cache(maxsize=64)
-def _date(date: datetime, offset: object) -> str:
-    """The Date header of ``date`` (whole seconds): the mails of a burst share a handful.
-    ``offset`` is part of the key because equal moments in two zones are equal datetimes
-    but are written with their own offsets."""
-    return format_datetime(date)
+def _date(date: datetime) -> str:
+    """The Date header of ``date`` (to the second): the mails of a burst share a handful of
+    seconds, each written once. Kept by the second since the epoch and the offset (equal
+    moments in two zones are written with their own offsets), which cost a seventh of what
+    ``replace(microsecond=0)`` did as the key; a moment without a zone is written as it is."""
+    offset = date.utcoffset()
+    if offset is None:
+        return format_datetime(date)
+    key = (math.floor(date.timestamp()), offset)
+    text = _DATE_TEXTS.get(key)
+    if text is None:
+        if len(_DATE_TEXTS) >= DATES_KEPT:
+            _DATE_TEXTS.clear()  # another thread's text lost at worst: written again
+        text = _DATE_TEXTS[key] = format_datetime(date)  # it writes whole seconds
+    return text
+
+
+_DATE_TEXTS: dict[tuple[int, timedelta], str] = {}
+DATES_KEPT = 64
 
 
 _JSON_OPTIONS = orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
