@@ -130,10 +130,28 @@ def read_orders(
     except OrdersRejected as refused:
         refused.warnings = _said_as_greetings(refused.warnings, lines, lang, passed)
         raise
-    accepted.warnings = _said_as_greetings(accepted.warnings, lines, lang, passed)
-    if _nothing_but_greetings(lines, accepted.warnings, lang):
+    if accepted.warnings:
+        accepted.warnings = _said_as_greetings(accepted.warnings, lines, lang, passed)
+        only_greetings = _nothing_but_greetings(lines, accepted.warnings, lang)
+    else:  # the usual mail: orders, a greeting and a closing the engine passes over
+        accepted.warnings = _passed_over_notes(lines, passed, lang)
+        only_greetings = _nothing_but(lines, passed)
+    if only_greetings:
         raise OnlyGreetings()
     return accepted
+
+
+def _passed_over_notes(lines: list[Line], passed: set[int], lang: str) -> list[Problem]:
+    """``_said_as_greetings`` of no warnings of the engine's: the notes of the lines passed
+    over, in their order (each of them is a greeting, so ``greeting_lines`` finds them all
+    and nothing else; nothing to sort or to replace)."""
+    return _greeting_notes([line for line in lines if line.no in passed], lang) if passed else []
+
+
+def _nothing_but(lines: list[Line], passed: set[int]) -> bool:
+    """``_nothing_but_greetings`` of ``_passed_over_notes``: every written line passed over."""
+    written = {line.no for line in lines if line.text.strip()}
+    return bool(written) and written <= passed
 
 
 def _nothing_but_greetings(lines: list[Line], warnings: list[Problem], lang: str) -> bool:

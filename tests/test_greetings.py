@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from gm_daemon import greetings as greetings_module
 from gm_daemon.games.protocol import Line, OrdersRejected
 from gm_daemon.greetings import OnlyGreetings, is_greeting, is_introduction, read_orders
 from gm_daemon.texts import warnings_text
@@ -171,3 +172,30 @@ def test_a_refusal_says_the_games_own_notes_and_names_greetings_as_greetings() -
     assert [w.line for w in caught.value.warnings] == [1, 3, 4, 5]
     assert "Zeile 1: „Hallo,“ als Gruß gelesen" in notes and "Spielername" not in notes
     assert "„Niemand“" in notes
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hallo,\nHerausforderungen: keine\nGruß",
+        "Hallo Spielleiter,\n\nHerausforderungen: keine\n\nViele Grüße,\nAnna",
+        "Hier meine Befehle:\nHerausforderungen: keine\nDanke!\nCheers",
+        "Herausforderungen: keine",
+        "Hallo\nGruß",
+        "Liebe Grüße\nGundula Grünwald",
+    ],
+)
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_the_notes_of_lines_passed_over_are_the_general_ones(text: str, lang: str) -> None:
+    """A mail whose engine warns of nothing takes the short way (``_passed_over_notes``,
+    ``_nothing_but``): the notes and the "nothing but greetings" answer are those of the
+    general way (``_said_as_greetings``, ``_nothing_but_greetings``) for every set of lines
+    an engine passes over (each a greeting: ``_passed_over``)."""
+    lines = _lines(text)
+    greetings = {line.no for line in lines if is_greeting(line.text)}
+    for passed in ({no for no in greetings if no <= cut} for cut in range(len(lines) + 1)):
+        general = greetings_module._said_as_greetings([], lines, lang, passed)
+        assert greetings_module._passed_over_notes(lines, passed, lang) == general
+        assert greetings_module._nothing_but(
+            lines, passed
+        ) == greetings_module._nothing_but_greetings(lines, general, lang)

@@ -54,3 +54,36 @@ def test_check_finds_missing_keys_and_other_fields() -> None:
     broken = Phrases({"de": {"hi": "Hallo {nam}"}, "en": {"hi": "Hello {name}", "bye": "Bye"}})
     assert sorted(broken.check()) == ["de: 'hi' has other fields than en", "de: missing 'bye'"]
     assert PHRASES.check() == []
+
+
+PLAIN = Phrases(
+    {
+        "de": {"bye": "Tschüss", "braces": "{{Feld}}", "cells": {"one": "ein", "other": "viele"}},
+        "en": {"bye": "Bye", "braces": "{{cell}}", "cells": {"one": "one", "other": "many"}},
+    }
+)
+
+
+@pytest.mark.parametrize(
+    ("lang", "key", "said"),
+    [
+        ("de", "bye", "Tschüss"),
+        ("en", "bye", "Bye"),
+        ("fr", "bye", "Bye"),  # the fallback, remembered under the language asked for
+        ("de", "braces", "{Feld}"),  # filled as with values: "{{" says "{"
+    ],
+)
+def test_a_phrase_without_values_is_said_the_same_every_time(
+    lang: str, key: str, said: str
+) -> None:
+    """Said once and then remembered (``Phrases._plain``): the first and every later call
+    give what ``str.format`` makes of the entry."""
+    assert [PLAIN(lang, key) for _ in range(3)] == [said] * 3
+
+
+def test_a_plural_without_count_raises_every_time() -> None:
+    """Nothing is remembered for a call that raised: the second raises too."""
+    for _ in range(2):
+        with pytest.raises(TypeError):
+            PLAIN("de", "cells")
+    assert PLAIN("de", "cells", count=1) == "ein"

@@ -334,3 +334,34 @@ def test_a_line_break_in_a_header_is_refused_by_name_and_a_fold_is_not(
             compose_bytes(**kwargs)
     else:
         assert f"{name}: {header}\r\n".encode() in compose_bytes(**kwargs)
+
+
+_MOMENT = datetime(2026, 11, 28, 10, 0, 5, 999_999, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    "date",
+    [
+        _MOMENT,
+        _MOMENT.replace(microsecond=1),  # the same second: the same text
+        _MOMENT.astimezone(timezone(timedelta(hours=1))),  # the same moment, its own offset
+        _MOMENT.astimezone(timezone(timedelta(hours=-9, minutes=-30))),
+        _MOMENT + timedelta(seconds=1),
+        _MOMENT.replace(tzinfo=None),  # no zone: "-0000"
+    ],
+    ids=str,
+)
+def test_the_date_header_is_the_email_package_s_in_any_order(date: datetime) -> None:
+    """``_date`` keeps the texts it wrote by second and offset: each date, asked after
+    every other of the list (the kept texts of the others in place), is written as
+    ``format_datetime`` writes it to the second."""
+    from email.utils import format_datetime
+
+    from gm_daemon.mail.compose import _date
+
+    others = [_MOMENT, _MOMENT.astimezone(timezone(timedelta(hours=1)))]
+    for other in others:
+        _date(other)
+    expected = format_datetime(date.replace(microsecond=0))
+    assert _date(date) == expected
+    assert f"Date: {expected}\r\n".encode() in compose_bytes(**{**BASE, "date": date})

@@ -11,9 +11,8 @@ import re
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 
-from gm_daemon.games.highnoon.model import FIRST_POSITION, LAST_POSITION, Orders, State
+from gm_daemon.games.highnoon.model import FIRST_POSITION, LAST_POSITION, Orders, Player, State
 from gm_daemon.games.highnoon.rules import challenge_cap
 from gm_daemon.games.highnoon.syntax import (
     ChallengesHeading,
@@ -37,6 +36,7 @@ class _Reading:
     state: State
     seat: str
     lang: str
+    view: _View  # ``_view(state)``: its players by seat, their names
     section: str | None = None  # "duels" or "challenges": where bare names belong
     shots: dict[str, list[int]] = field(default_factory=dict)
     duel_line_of: dict[str, int] = field(default_factory=dict)
@@ -48,18 +48,14 @@ class _Reading:
     warnings: list[Problem] = field(default_factory=list)
 
     # --- helpers -------------------------------------------------------------------
-    @cached_property
+    @property
     def players(self) -> names.Names[str]:
-        return names.of_seats(self.state.players)
-
-    @cached_property
-    def _names(self) -> dict[str, str]:
-        return {p.id: p.name for p in self.state.players}
+        return self.view.players
 
     def name_of(self, seat: str) -> str:
-        """``state.player(seat).name``, by a table built once per reading."""
+        """``state.player(seat).name``, by the state's table (``_View``)."""
         try:
-            return self._names[seat]
+            return self.view.name_of[seat]
         except KeyError:
             return self.state.player(seat).name  # raises as it always did
 
@@ -295,7 +291,7 @@ def _challenges(reading: _Reading) -> list[str]:
         target = _challenge_target(reading, line, written, [seat for _, _, seat in kept])
         if target is not None:
             kept.append((line, written, target))
-    cap = challenge_cap(reading.state.player(reading.seat))
+    cap = challenge_cap(reading.view.player(reading.seat))
     if len(kept) > cap:
         dropped = quoted([written for _, written, _ in kept[cap:]], reading.lang)
         message = say(reading.lang, "challenge.cap", count=len(kept), cap=cap, dropped=dropped)
@@ -381,7 +377,7 @@ def _check_budget(reading: _Reading) -> None:
     planned = sum(len(positions) for positions in reading.shots.values())
     if reading.errors:  # lines refused for other reasons still spend cartridges
         planned = max(planned, reading.written_shots)
-    cartridges = reading.state.player(reading.seat).cartridges
+    cartridges = reading.view.player(reading.seat).cartridges
     if planned <= cartridges:
         return
     lang = reading.lang
@@ -393,8 +389,8 @@ def _check_budget(reading: _Reading) -> None:
 
 def read_orders(lines: Sequence[Line], state: State, seat: str, lang: str) -> Accepted[Orders]:
     """The protocol's ``read_orders``: orders, or OrdersRejected naming every problem."""
-    reading = _Reading(state=state, seat=seat, lang=lang)
-    if state.finished or not state.player(seat).active:
+    reading = _Reading(state=state, seat=seat, lang=lang, view=_view(state))
+    if state.finished or not reading.view.player(seat).active:
         reading.error(
             None, ProblemKind.ILLEGAL, say(lang, "finished" if state.finished else "not_active")
         )
@@ -445,8 +441,17 @@ class _View:
     players: names.Names[str]
     name_of: dict[str, str]
     playing: tuple[str, ...]
+    by_seat: dict[str, Player]
     _others: dict[str, frozenset[str]] = field(default_factory=dict)
     _opponents: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def player(self, seat: str) -> Player:
+        """``state.player(seat)`` by a table: read_orders and describe_orders ask 4× a
+        mail, and a walk over pydantic models costs an attribute look-up each."""
+        try:
+            return self.by_seat[seat]
+        except KeyError:
+            return self.state.player(seat)  # raises as it always did
 
     def opponents(self, seat: str) -> tuple[str, ...]:
         found = self._opponents.get(seat)
@@ -477,6 +482,7 @@ def _view(state: State) -> _View:
         names.of_seats(state.players),
         {p.id: p.name for p in state.players},
         tuple(state.playing()),
+        {p.id: p for p in state.players},
     )
     _VIEWS[id(state)] = view
     if len(_VIEWS) > VIEWS_KEPT:
@@ -496,6 +502,6 @@ def describe_orders(state: State, seat: str, orders: Orders, lang: str) -> str:
         lines.append(say(lang, "describe.duel", name=name_of[opponent], positions=written))
     challenged = ", ".join([name_of[t] for t in orders.challenges]) or none
     lines.append(say(lang, "describe.challenges", names=challenged))
-    cartridges = state.player(seat).cartridges
+    cartridges = view.player(seat).cartridges
     lines.append(say(lang, "describe.budget", planned=orders.planned(), cartridges=cartridges))
     return "\n".join(lines)

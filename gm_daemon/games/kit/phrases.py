@@ -34,6 +34,9 @@ class Phrases:
         if FALLBACK not in tables:
             raise ValueError(f"a phrase catalogue needs the fallback language {FALLBACK!r}")
         self.tables = tables
+        # The phrases said without values, by language and key: the same few ("Viele
+        # Grüße", "keine") close or fill every reply, and such a text is the same each time.
+        self._plain: dict[tuple[str, str], str] = {}
 
     @classmethod
     def load(cls, path: Path) -> Phrases:
@@ -52,6 +55,11 @@ class Phrases:
         return tuple(self.tables)
 
     def __call__(self, lang: str, key: str, /, count: int | None = None, **values: object) -> str:
+        plain = count is None and not values
+        if plain:
+            said = self._plain.get((lang, key))
+            if said is not None:
+                return said
         table = self.tables.get(lang) or self.tables[FALLBACK]
         entry = table[key]
         if not isinstance(entry, str):
@@ -60,7 +68,10 @@ class Phrases:
             entry = _form(entry, count)
         if count is not None:
             values.setdefault("count", count)
-        return entry.format(**values)
+        said = entry.format(**values)
+        if plain:
+            self._plain[lang, key] = said
+        return said
 
     def per_language(self, key: str) -> dict[str, str]:
         """The phrase in every language of the catalogue, for a game's class attribute that
