@@ -274,7 +274,12 @@ class Daemon:
         """Mark a stored chunk done, then fetch the next (``size`` mails; None: none), while
         the main thread answers the chunk: the inbox's file or network work runs beside
         intake's instead of between its chunks, where intake waited for it. Marked before
-        the next is read, as before, so a fetch never sees a chunk again that was taken."""
+        the next is read, as before, so a fetch never sees a chunk again that was taken.
+        An inbox that can do both in one step (``done_all_then_fetch``, found by name: the
+        Maildir's one hand-over to its thread) does."""
+        both = getattr(self.inbox, "done_all_then_fetch", None)
+        if both is not None and size is not None:
+            return await both(keys, size)
         await self.inbox.done_all(keys)
         return None if size is None else await self.inbox.fetch(limit=size)
 
