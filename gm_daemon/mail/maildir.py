@@ -135,13 +135,15 @@ class MaildirInbox:
     async def done_all(self, keys: Sequence[str]) -> None:
         await asyncio.to_thread(self._done_all, keys)
 
-    async def done_all_then_fetch(self, keys: Sequence[str], limit: int) -> Sequence[RawMail]:
-        """``done_all``, then ``fetch(limit=…)``, in one hand-over to a thread: the daemon's
-        read-ahead (``Daemon._mark_and_read_on``) needs both while its main thread answers
-        the chunk before. Two awaits would start the fetch only when that thread next
-        lets the event loop run, after its next group of mails, and it would then wait for
-        the fetch; handed over together, the next chunk is read while it works."""
-        return await asyncio.to_thread(self._done_all_then_fetch, keys, limit)
+    def done_all_then_fetch(self, keys: Sequence[str], limit: int) -> asyncio.Future[list[RawMail]]:
+        """``done_all``, then ``fetch(limit=…)``, in one hand-over to a thread that starts
+        at once: the daemon's read-ahead (``Daemon._mark_and_read_on``) needs both while its
+        main thread answers the chunk before. Two awaits (or a coroutine) would start the
+        work only when that thread next lets the event loop run, after its next group of
+        mails, and it would then wait for the fetch; handed over together and at once, the
+        next chunk is read while it works."""
+        loop = asyncio.get_running_loop()
+        return loop.run_in_executor(None, self._done_all_then_fetch, keys, limit)
 
     def _done_all_then_fetch(self, keys: Sequence[str], limit: int) -> list[RawMail]:
         self._done_all(keys)
