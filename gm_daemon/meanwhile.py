@@ -9,7 +9,8 @@ A sender that takes batches (the Maildir: one query, one flush of all files, one
 batch, whatever its size) starts a batch at most every ``BATCH_EVERY`` during a burst:
 draining while intake commits a group every few milliseconds, it would write a handful of
 replies at a time and pay each batch's cost a hundred times a burst. The first reply of a
-pass still leaves at once, and the end of the pass (the cycle's own drain) does not wait.
+pass still leaves at once, a full batch (``outbox.BATCH_MAILS``) is followed by the next at
+once (more are waiting), and the end of the pass (the cycle's own drain) does not wait.
 """
 
 from __future__ import annotations

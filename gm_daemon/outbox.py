@@ -25,6 +25,9 @@ from gm_daemon.store import OutboxRow, Store
 
 log = logging.getLogger(__name__)
 
+# Mails a batch sender gets at most at once: what the outbox holds in memory for one batch
+BATCH_MAILS = 100
+
 
 @dataclass(frozen=True)
 class Backoff:
@@ -103,12 +106,16 @@ class OutboxSender:
     async def _drain_batches(
         self, on_sent: Callable[[], None], pace: Callable[[], Awaitable[None]] | None
     ) -> int:
-        """As ``_drain``, a batch of due mails at a time: one delivery and one commit each."""
+        """As ``_drain``, a batch of due mails at a time: one delivery and one commit each.
+        ``pace`` comes after a batch that took fewer than were due only: after a full one
+        more are waiting already, and a pause would let the backlog grow (a burst's intake
+        queues replies faster than one full batch per pause) until the end of the pass,
+        which then waits for all of it."""
         sender = self.sender
         assert _batches(sender)
         await self._recognise_delivered(sender)
         sent = 0
-        while rows := self.store.due_mail(self.clock()):
+        while rows := self.store.due_mail(self.clock(), BATCH_MAILS):
             mails = [
                 Outgoing(r.message_id, r.message, self.from_address, [r.recipient]) for r in rows
             ]
@@ -120,7 +127,7 @@ class OutboxSender:
                 on_sent()
             if self._failures(rows, results):
                 return sent
-            if pace is not None:
+            if pace is not None and len(rows) < BATCH_MAILS:
                 await pace()
         return sent
 

@@ -135,6 +135,20 @@ class MaildirInbox:
     async def done_all(self, keys: Sequence[str]) -> None:
         await asyncio.to_thread(self._done_all, keys)
 
+    def done_all_then_fetch(self, keys: Sequence[str], limit: int) -> asyncio.Future[list[RawMail]]:
+        """``done_all``, then ``fetch(limit=…)``, in one hand-over to a thread that starts
+        at once: the daemon's read-ahead (``Daemon._mark_and_read_on``) needs both while its
+        main thread answers the chunk before. Two awaits (or a coroutine) would start the
+        work only when that thread next lets the event loop run, after its next group of
+        mails, and it would then wait for the fetch; handed over together and at once, the
+        next chunk is read while it works."""
+        loop = asyncio.get_running_loop()
+        return loop.run_in_executor(None, self._done_all_then_fetch, keys, limit)
+
+    def _done_all_then_fetch(self, keys: Sequence[str], limit: int) -> list[RawMail]:
+        self._done_all(keys)
+        return self._fetch(limit)
+
     def _done_all(self, keys: Sequence[str]) -> None:
         """Move to cur/ with flag S. A key that is already done or gone is no error: it may
         be marked again after a crash between the store commit and this call. A mail is

@@ -11,7 +11,7 @@ import asyncio
 from collections.abc import Sequence
 from email.message import EmailMessage
 
-from gm_daemon import meanwhile
+from gm_daemon import meanwhile, outbox
 from gm_daemon.daemon import CHUNKS, Daemon
 from gm_daemon.mail.transport import Outgoing, RawMail, SendError
 from gm_daemon.texts import Text
@@ -198,4 +198,73 @@ def test_a_batch_sender_gets_a_burst_s_replies_in_few_batches(tmp_path, monkeypa
     assert first < fetches[1]  # the first reply left before the second chunk was read
     assert [len(batch) for batch in batches] == [1, BURST - 1]  # type: ignore[arg-type]
     assert all(b"accepted" in message for batch in batches for message in batch)  # type: ignore[attr-defined]
+    assert inbox.marked == {mail.key for mail in inbox.mails}
+
+
+def test_a_full_batch_is_followed_by_the_next_without_a_pause(tmp_path, monkeypatch):
+    """A batch that took as many mails as a batch may hold leaves more waiting: the next
+    starts at once, however long the pause between batches (a timer, not timing), so the
+    sender keeps up with intake instead of leaving its backlog to the end of the pass."""
+    monkeypatch.setattr(meanwhile, "BATCH_EVERY", 3600.0)
+    monkeypatch.setattr(outbox, "BATCH_MAILS", 1)  # every batch full, the first reply's too
+    h = DaemonHarness(tmp_path, GAMES)
+    h.run()
+    events: list[tuple[str, object]] = []
+    inbox = MemoryInbox([_order(n) for n in range(BURST)], events)
+    sender = RecordingBatchSender(events)
+    daemon = Daemon(h.config_path, clock=h.clock, transports=lambda config: (inbox, sender))
+    handle_group = daemon._handle_group
+
+    def recorded(rows):  # type: ignore[no-untyped-def]
+        events.append(("group", len(rows)))
+        return handle_group(rows)
+
+    daemon._handle_group = recorded  # type: ignore[method-assign]
+    asyncio.run(asyncio.wait_for(daemon.run_once(), 60))
+
+    batches = [i for i, (kind, _) in enumerate(events) if kind == "batch"]
+    groups = [i for i, (kind, _) in enumerate(events) if kind == "group"]
+    assert batches[0] < batches[1] < groups[-1]  # the second batch left during the burst
+    sizes = [len(events[i][1]) for i in batches]  # type: ignore[arg-type]
+    assert sizes == [1] * BURST
+    assert inbox.marked == {mail.key for mail in inbox.mails}
+
+
+class ReadAheadInbox(MemoryInbox):
+    """Marks a chunk done and reads the next in one call that is at work when it returns
+    (``done_all_then_fetch``, as the Maildir's hand-over to its thread)."""
+
+    def done_all_then_fetch(self, keys: Sequence[str], limit: int) -> asyncio.Future[list[RawMail]]:
+        self.events.append(("read ahead", list(keys)))
+        self.marked.update(keys)
+        chosen = [mail for mail in self.mails if mail.key not in self.marked][:limit]
+        self.events.append(("fetch", [mail.key for mail in chosen]))
+        future = asyncio.get_running_loop().create_future()
+        future.set_result(chosen)
+        return future
+
+
+def test_the_next_chunk_is_handed_over_before_this_one_is_answered(tmp_path):
+    """With an inbox that marks and reads in one call, the read-ahead is asked for before
+    the chunk's first group is handled, not at the first pause after it: the inbox's thread
+    reads while intake works, and intake does not wait for it at the chunk's end."""
+    h = DaemonHarness(tmp_path, GAMES)
+    h.run()
+    events: list[tuple[str, object]] = []
+    inbox = ReadAheadInbox([_order(n) for n in range(BURST)], events)
+    sender = RecordingSender(events)
+    daemon = Daemon(h.config_path, clock=h.clock, transports=lambda config: (inbox, sender))
+    handle_group = daemon._handle_group
+
+    def recorded(rows):  # type: ignore[no-untyped-def]
+        events.append(("group", len(rows)))
+        return handle_group(rows)
+
+    daemon._handle_group = recorded  # type: ignore[method-assign]
+    asyncio.run(daemon.run_once())
+
+    kinds = [kind for kind, _ in events if kind in ("fetch", "read ahead", "group")]
+    second = kinds.index("fetch", kinds.index("fetch") + 1)  # the second chunk's own fetch
+    assert kinds[second + 1] == "read ahead"  # before the second chunk's first group
+    assert len([kind for kind, _ in events if kind == "sent"]) == BURST
     assert inbox.marked == {mail.key for mail in inbox.mails}

@@ -273,13 +273,24 @@ def test_send_all_refuses_a_mail_without_recipients_and_delivers_the_rest(
     assert len(list((tmp_path / "new").iterdir())) == 1
 
 
-def test_a_burst_is_listed_once_and_what_came_since_follows_it(tmp_path: Path) -> None:
+@pytest.mark.parametrize("together", [False, True], ids=["two calls", "done_all_then_fetch"])
+def test_a_burst_is_listed_once_and_what_came_since_follows_it(
+    tmp_path: Path, together: bool
+) -> None:
+    """The same steps whether a chunk is marked and the next read in two calls or in one
+    (``done_all_then_fetch``, the daemon's read-ahead)."""
     old = [_deliver(tmp_path, f"Subject: {i}\n\n{i}\n") for i in range(3)]
     inbox = MaildirInbox(tmp_path)
+    taken: list[str] = []  # fetched, not yet marked
 
     async def step(limit: int | None = 2) -> list[str]:
-        keys = [m.key for m in await inbox.fetch(limit=limit)]
-        await inbox.done_all(keys)  # as the daemon marks each step before the next
+        # as the daemon marks each step before the next is read
+        if together and limit is not None:
+            keys = [m.key for m in await inbox.done_all_then_fetch(taken, limit)]
+        else:
+            await inbox.done_all(taken)
+            keys = [m.key for m in await inbox.fetch(limit=limit)]
+        taken[:] = keys
         return keys
 
     async def scenario() -> list[list[str]]:
@@ -287,7 +298,9 @@ def test_a_burst_is_listed_once_and_what_came_since_follows_it(tmp_path: Path) -
         late = _deliver(tmp_path, "Subject: late\n\nx\n")
         second = await step()  # the listing's last one
         third = await step()  # listed afresh
-        return [first, second, third, await step(None), [f"maildir:{late}"]]
+        after = await step(None)
+        await inbox.done_all(taken)
+        return [first, second, third, after, [f"maildir:{late}"]]
 
     first, second, third, after, late = asyncio.run(scenario())
     assert first + second == [f"maildir:{k}" for k in old]
