@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
-from typing import Literal
+from typing import Literal, NamedTuple
 from zoneinfo import ZoneInfo
 
 from gm_daemon.config import AbsencesConfig
@@ -35,8 +35,7 @@ class AbsenceProblem(Exception):
     values: dict[str, object] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
-class Request:
+class Request(NamedTuple):
     action: Literal["list", "cancel", "add"]
     first: date | None = None
     last: date | None = None

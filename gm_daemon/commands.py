@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from gm_daemon.absences import AbsenceProblem, read_request, usage_example
 from gm_daemon.games.kit.layout import table
@@ -27,8 +27,7 @@ if TYPE_CHECKING:
     from gm_daemon.envelope import Mail, Services
 
 
-@dataclass(frozen=True)
-class Answer:
+class Answer(NamedTuple):
     """What a command (or a guard) says back: a whole mail for the sender."""
 
     purpose: str
@@ -272,8 +271,7 @@ def _wrap(game_command: GameCommand[Any]) -> Command:
     return _wrapped
 
 
-@dataclass(frozen=True)
-class _Kept:
+class _Kept(NamedTuple):
     """An engine's commands, wrapped once, and looked up by folded name (``find``)."""
 
     engine: object

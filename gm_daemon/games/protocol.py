@@ -60,23 +60,21 @@ import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, NamedTuple, Protocol, TypeVar
 
 from pydantic import BaseModel
 
 Lang = str  # "de" or "en"
 
 
-@dataclass(frozen=True)
-class Seat:
+class Seat(NamedTuple):
     """A player as an engine sees him: a stable id and the name shown in reports."""
 
     id: str
     name: str
 
 
-@dataclass(frozen=True)
-class Line:
+class Line(NamedTuple):
     """One line of the player's order text, numbered as in the mail he sent (1-based)."""
 
     no: int
