@@ -507,7 +507,7 @@ def named_for(game_id: str | None, files: Sequence[Attachment]) -> list[Attachme
         return list(files)
     prefix = f"{game_id}-"
     return [
-        f if f.filename.startswith(prefix) else replace(f, filename=prefix + f.filename)
+        f if f.filename.startswith(prefix) else f._replace(filename=prefix + f.filename)
         for f in files
     ]
 

@@ -89,8 +89,7 @@ class ProblemKind(StrEnum):
     AMBIGUOUS = "ambiguous"  # could mean more than one thing
 
 
-@dataclass(frozen=True)
-class Fix:
+class Fix(NamedTuple):
     """A suggestion as data: ``right`` in place of ``wrong`` in the problem's line (the whole
     line when ``wrong`` is ""), and the mail is read as the player meant it. The reply shows
     it, and the conformance suite sends it back for the same seat in the same state: every
@@ -111,8 +110,7 @@ class Fix:
         return source.replace(self.wrong, self.right, 1)
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(NamedTuple):
     """One problem (error or warning) with a submission, already in the player's language."""
 
     line: int | None  # the line number in the mail; None for the submission as a whole
@@ -169,8 +167,7 @@ class Accepted(Generic[Ord]):
     warnings: list[Problem] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
-class Attachment:
+class Attachment(NamedTuple):
     filename: str
     content_type: str  # e.g. "image/png"
     data: bytes
@@ -220,8 +217,7 @@ class CommandError(Exception):
     message, in the player's language, goes back to him with the command's help line."""
 
 
-@dataclass(frozen=True)
-class GameCommand(Generic[S]):
+class GameCommand(NamedTuple, Generic[S]):
     """A mail command of one game kind, e.g. ``BILD Anna`` / ``PICTURE Anna``.
 
     ``names`` holds the words per language (matched case- and umlaut-insensitively, the
