@@ -138,8 +138,7 @@ S = TypeVar("S", bound=BaseModel)
 Opt = TypeVar("Opt", bound=BaseModel)
 
 
-@dataclass(frozen=True)
-class Shape:
+class Shape(NamedTuple):
     """``Annotated`` metadata naming a config value's type for ``gm-daemon
     config-reference`` where the Python type says too little: to pydantic a duration is a
     ``str``, but the GM must learn to write ``"24h"``. Pydantic ignores it."""
