@@ -31,6 +31,7 @@ import time
 from dataclasses import asdict
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 START = datetime(2026, 11, 27, 12, 0, tzinfo=UTC)
@@ -111,6 +112,12 @@ def _pass(daemon: object, inbox: object, chunks: tuple[int, ...]) -> int:
         step += 1
 
 
+def _fields(incoming: Any) -> dict[str, Any]:
+    """A decoded mail's fields by name: a NamedTuple since boot6, a dataclass before it
+    (``--tree`` may be either)."""
+    return incoming._asdict() if hasattr(incoming, "_asdict") else asdict(incoming)
+
+
 def _digest(daemon: object, number: int) -> str:
     """The kept rows of round ``number`` and the decoded mails, the varying parts (keys'
     round, Message-IDs, arrival times) left out."""
@@ -122,7 +129,7 @@ def _digest(daemon: object, number: int) -> str:
     decoded = daemon.intake.decoded  # type: ignore[attr-defined]
     for key, sender, content in rows:
         incoming = decoded[key]
-        fields = {k: v for k, v in asdict(incoming).items() if k != "message_id"}
+        fields = {k: v for k, v in _fields(incoming).items() if k != "message_id"}
         line = f"{key.split('-', 1)[1]}\0{sender}\0{sorted(fields.items())}\n"
         digest.update(line.encode("utf-8", "surrogatepass"))
         digest.update(content.encode())

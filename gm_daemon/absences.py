@@ -11,9 +11,8 @@ never shortens or lengthens a round the others are already playing (njudge's rul
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
-from typing import Literal
+from typing import Literal, NamedTuple
 from zoneinfo import ZoneInfo
 
 from gm_daemon.config import AbsencesConfig
@@ -26,17 +25,16 @@ _SEPARATORS = frozenset({"bis", "to", "until", "-", "–", "—"})
 _GERMAN_DATE = on_first_use(r"^(\d{1,2})\.(\d{1,2})\.(\d{4})$")
 
 
-@dataclass(frozen=True)
 class AbsenceProblem(Exception):
     """What is wrong with an ABWESEND line: a phrase key and its values, so the answer is
-    in the player's language."""
+    in the player's language. (The exception's ``args`` are what it was raised with.)"""
 
-    key: str
-    values: dict[str, object] = field(default_factory=dict)
+    def __init__(self, key: str, values: dict[str, object] | None = None):
+        self.key = key
+        self.values = {} if values is None else values
 
 
-@dataclass(frozen=True)
-class Request:
+class Request(NamedTuple):
     action: Literal["list", "cancel", "add"]
     first: date | None = None
     last: date | None = None

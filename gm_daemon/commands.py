@@ -10,9 +10,9 @@ from these objects, so they cannot drift apart.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from gm_daemon.absences import AbsenceProblem, read_request, usage_example
 from gm_daemon.games.kit.layout import table
@@ -27,8 +27,7 @@ if TYPE_CHECKING:
     from gm_daemon.envelope import Mail, Services
 
 
-@dataclass(frozen=True)
-class Answer:
+class Answer(NamedTuple):
     """What a command (or a guard) says back: a whole mail for the sender."""
 
     purpose: str
@@ -36,15 +35,14 @@ class Answer:
     attachments: Sequence[Attachment] = ()
 
 
-@dataclass(frozen=True)
-class Command:
+class Command(NamedTuple):
     names: Mapping[str, tuple[str, ...]]  # per language; the first one is shown
     usage: Mapping[str, str]
     help_key: str  # phrase key of the help line, or "" when ``help`` gives the line
     run: Callable[[Mail, str, Services], Answer]
     needs_code: bool = True  # HELP answers without the code: the player may have lost it
     needs_open: bool = False  # only while the player may send orders (WITHDRAW)
-    help: Mapping[str, str] = field(default_factory=dict)
+    help: Mapping[str, str] = MappingProxyType({})  # read only: one empty mapping for all
 
     def matches(self, word: str) -> bool:
         return any(fold(word) == fold(name) for names in self.names.values() for name in names)
@@ -272,8 +270,7 @@ def _wrap(game_command: GameCommand[Any]) -> Command:
     return _wrapped
 
 
-@dataclass(frozen=True)
-class _Kept:
+class _Kept(NamedTuple):
     """An engine's commands, wrapped once, and looked up by folded name (``find``)."""
 
     engine: object

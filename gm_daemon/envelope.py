@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from gm_daemon.config import Config
 from gm_daemon.games.protocol import Line
@@ -97,8 +97,7 @@ class Mail:
         self.sender_or_none = player
 
 
-@dataclass(frozen=True)
-class Services:
+class Services(NamedTuple):
     """What guards and commands may use; all of it lies below intake."""
 
     referee: Referee

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from gm_daemon.commands import Answer, find
 from gm_daemon.config import parse_duration
@@ -38,8 +37,7 @@ _BRACKETED = on_first_use(r"\[([^\]\s]+)\]")
 _HOUR = timedelta(hours=1)  # made once: a timedelta from keywords costs ~4 k instructions
 
 
-@dataclass(frozen=True)
-class Stop:
+class Stop(NamedTuple):
     summary: str
     answer: Answer | None = None
     to: PlayerRow | str | None = None  # None: the sender's seat in the game (or his address)

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
+from typing import NamedTuple
 
 from gm_daemon.commands import Answer
 from gm_daemon.config import Config
@@ -43,8 +43,7 @@ ALWAYS_ANSWERED = frozenset({"accepted"})
 CHANGES_WHO_OWES = frozenset({"resigned"})
 
 
-@dataclass(frozen=True)
-class Verdict:
+class Verdict(NamedTuple):
     summary: str
     game_id: str = ""
     accepted: bool = False
@@ -95,7 +94,7 @@ class Intake:
                 mail = Mail(row, incoming, read_envelope(order_lines(incoming.text)))
                 verdict = self._handle(mail)
                 if mail.withheld:
-                    verdict = replace(verdict, summary=f"{verdict.summary}; {mail.withheld}")
+                    verdict = verdict._replace(summary=f"{verdict.summary}; {mail.withheld}")
                 self.store.finish_incoming(row.id, "done", verdict.summary, self.clock())
         except Exception as exc:
             log.exception("mail %s could not be processed; shunted", row.key)

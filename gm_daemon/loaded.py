@@ -188,7 +188,7 @@ def as_written(problems: Sequence[Problem], header_lines: Mapping[int, str]) -> 
     """The problems quoting a header line whose orders were read (``header_line``) as the
     player wrote it, header and all: he finds it in his mail so."""
     return [
-        replace(p, source=header_lines[p.line])
+        p._replace(source=header_lines[p.line])
         if p.line is not None and p.line in header_lines and p.source
         else p
         for p in problems

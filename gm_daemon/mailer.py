@@ -9,9 +9,9 @@ game; nothing elsewhere composes a mail.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pydantic import BaseModel
 
@@ -30,8 +30,7 @@ if TYPE_CHECKING:
     from gm_daemon.loaded import Loaded
 
 
-@dataclass(frozen=True)
-class Reply:
+class Reply(NamedTuple):
     """A short answer to one mail: "[game] subject", a greeting and ``body``."""
 
     subject_key: str
@@ -508,7 +507,7 @@ def named_for(game_id: str | None, files: Sequence[Attachment]) -> list[Attachme
         return list(files)
     prefix = f"{game_id}-"
     return [
-        f if f.filename.startswith(prefix) else replace(f, filename=prefix + f.filename)
+        f if f.filename.startswith(prefix) else f._replace(filename=prefix + f.filename)
         for f in files
     ]
 

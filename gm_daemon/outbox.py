@@ -16,9 +16,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TypeGuard
+from typing import NamedTuple, TypeGuard
 
 from gm_daemon.mail.transport import BatchSender, Outgoing, Sender, SendError
 from gm_daemon.store import OutboxRow, Store
@@ -29,8 +28,7 @@ log = logging.getLogger(__name__)
 BATCH_MAILS = 100
 
 
-@dataclass(frozen=True)
-class Backoff:
+class Backoff(NamedTuple):
     first_delay: timedelta = timedelta(seconds=30)
     max_delay: timedelta = timedelta(hours=1)
 
@@ -40,6 +38,9 @@ class Backoff:
         return min(self.first_delay * (2**doublings), self.max_delay)
 
 
+_BACKOFF = Backoff()
+
+
 class OutboxSender:
     def __init__(
         self,
@@ -47,7 +48,7 @@ class OutboxSender:
         sender: Sender,
         from_address: str,
         clock: Callable[[], datetime],
-        backoff: Backoff = Backoff(),
+        backoff: Backoff = _BACKOFF,
     ):
         self.store = store
         self.sender = sender

@@ -26,7 +26,7 @@ from datetime import UTC, date, datetime
 from functools import cached_property
 from operator import itemgetter
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 log = logging.getLogger(__name__)
 
@@ -399,8 +399,7 @@ class GameRow:
         )
 
 
-@dataclass(frozen=True)
-class PlayerRow:
+class PlayerRow(NamedTuple):
     game_id: str
     seat: str
     name: str
@@ -408,8 +407,7 @@ class PlayerRow:
     code: str
 
 
-@dataclass(frozen=True)
-class AbsenceRow:
+class AbsenceRow(NamedTuple):
     id: int
     game_id: str
     seat: str
@@ -437,15 +435,13 @@ class AbsenceRow:
         return self.announced_at < moment and (self.dropped_at is None or self.dropped_at >= moment)
 
 
-@dataclass(frozen=True)
-class InboxRow:
+class InboxRow(NamedTuple):
     id: int
     key: str
     raw: bytes
 
 
-@dataclass(frozen=True)
-class OutboxRow:
+class OutboxRow(NamedTuple):
     id: int
     recipient: str
     message: bytes

@@ -10,10 +10,10 @@ from __future__ import annotations
 import re
 import textwrap
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 from string import Template
+from typing import NamedTuple
 
 from gm_daemon.games.kit.layout import WIDTH, fit, fold
 from gm_daemon.games.kit.phrases import Phrases
@@ -23,15 +23,13 @@ _DIR = Path(__file__).resolve().parent / "templates"
 LANGUAGES = ("de", "en")
 
 
-@dataclass(frozen=True)
-class Text:
+class Text(NamedTuple):
     subject: str
     body: str
     lang: str = ""  # "" for the bilingual notes (strangers, the GM)
 
 
-@dataclass(frozen=True)
-class _Form:
+class _Form(NamedTuple):
     """A template split once into its text and its placeholders: filling it is a join, not
     a regular expression's substitution with a call per placeholder (every reply fills two
     templates). The same text ``Template.substitute`` gives; a template it would refuse

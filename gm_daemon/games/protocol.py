@@ -60,23 +60,21 @@ import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, NamedTuple, Protocol, TypeVar
 
 from pydantic import BaseModel
 
 Lang = str  # "de" or "en"
 
 
-@dataclass(frozen=True)
-class Seat:
+class Seat(NamedTuple):
     """A player as an engine sees him: a stable id and the name shown in reports."""
 
     id: str
     name: str
 
 
-@dataclass(frozen=True)
-class Line:
+class Line(NamedTuple):
     """One line of the player's order text, numbered as in the mail he sent (1-based)."""
 
     no: int
@@ -91,8 +89,7 @@ class ProblemKind(StrEnum):
     AMBIGUOUS = "ambiguous"  # could mean more than one thing
 
 
-@dataclass(frozen=True)
-class Fix:
+class Fix(NamedTuple):
     """A suggestion as data: ``right`` in place of ``wrong`` in the problem's line (the whole
     line when ``wrong`` is ""), and the mail is read as the player meant it. The reply shows
     it, and the conformance suite sends it back for the same seat in the same state: every
@@ -113,8 +110,7 @@ class Fix:
         return source.replace(self.wrong, self.right, 1)
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(NamedTuple):
     """One problem (error or warning) with a submission, already in the player's language."""
 
     line: int | None  # the line number in the mail; None for the submission as a whole
@@ -142,8 +138,7 @@ S = TypeVar("S", bound=BaseModel)
 Opt = TypeVar("Opt", bound=BaseModel)
 
 
-@dataclass(frozen=True)
-class Shape:
+class Shape(NamedTuple):
     """``Annotated`` metadata naming a config value's type for ``gm-daemon
     config-reference`` where the Python type says too little: to pydantic a duration is a
     ``str``, but the GM must learn to write ``"24h"``. Pydantic ignores it."""
@@ -171,8 +166,7 @@ class Accepted(Generic[Ord]):
     warnings: list[Problem] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
-class Attachment:
+class Attachment(NamedTuple):
     filename: str
     content_type: str  # e.g. "image/png"
     data: bytes
@@ -222,8 +216,7 @@ class CommandError(Exception):
     message, in the player's language, goes back to him with the command's help line."""
 
 
-@dataclass(frozen=True)
-class GameCommand(Generic[S]):
+class GameCommand(NamedTuple, Generic[S]):
     """A mail command of one game kind, e.g. ``BILD Anna`` / ``PICTURE Anna``.
 
     ``names`` holds the words per language (matched case- and umlaut-insensitively, the

@@ -15,13 +15,12 @@ import email.utils
 import re
 import unicodedata
 from collections.abc import Iterator
-from dataclasses import dataclass
 from email._policybase import compat32
 from email.message import Message
 from email.parser import BytesHeaderParser
 from email.utils import getaddresses
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from gm_daemon.games.protocol import Line
 from gm_daemon.mail.address import address_problem
@@ -30,8 +29,7 @@ from gm_daemon.mail.compose import is_own_message_id
 from gm_daemon.patterns import on_first_use
 
 
-@dataclass(frozen=True)
-class Incoming:
+class Incoming(NamedTuple):
     """The parts of a mail the daemon acts on.
 
     ``automated`` is None for a human mail, else the reason it must never be answered

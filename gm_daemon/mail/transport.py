@@ -8,12 +8,10 @@ in between fetches the mail again and the store drops the duplicate.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 
-@dataclass(frozen=True)
-class RawMail:
+class RawMail(NamedTuple):
     """A message as fetched. ``key`` is unique per mailbox and stable across restarts:
     ``imap:<UIDVALIDITY>:<UID>`` or ``maildir:<unique name>``."""
 
@@ -62,8 +60,7 @@ class Sender(Protocol):
     async def close(self) -> None: ...
 
 
-@dataclass(frozen=True)
-class Outgoing:
+class Outgoing(NamedTuple):
     """One mail of a batch for a ``BatchSender``. ``key`` (the outbox's Message-ID) names it
     for good, so the sender can tell after a crash whether it was delivered."""
 

@@ -1,5 +1,4 @@
 import textwrap
-from dataclasses import replace
 from string import Template
 
 import pytest
@@ -258,8 +257,8 @@ _NOTE = Problem(1, "Hallo,", ProblemKind.SYNTAX, "„Hallo,“ als Gruß gelesen
 def test_remembered_notes_read_as_notes_written_anew(lang: str, count: int) -> None:
     """Short lists of notes are remembered (the same greetings come in every mail): the
     text is the one written anew, for the same notes and for others on other lines."""
-    notes = [replace(_NOTE, line=n, hint="x" * n) for n in range(1, count + 1)]
+    notes = [_NOTE._replace(line=n, hint="x" * n) for n in range(1, count + 1)]
     for _ in range(2):
         assert warnings_text(notes, lang) == _warnings_text(notes, lang)
-    moved = [replace(n, line=(n.line or 0) + 1) for n in notes]
+    moved = [n._replace(line=(n.line or 0) + 1) for n in notes]
     assert warnings_text(moved, lang) == _warnings_text(moved, lang) != _warnings_text(notes, lang)

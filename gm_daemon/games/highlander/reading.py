@@ -145,7 +145,7 @@ class _Mail:
             values["powers"] = ", ".join(self.say(f"power_{p.lower()}") for p in values["powers"])
         fix = fault.fix
         if fix is not None:
-            fix = replace(fix, right=coasts_shown(fix.right, self.lang))
+            fix = fix._replace(right=coasts_shown(fix.right, self.lang))
         self.add(line, kind, self.say(fault.key, **values), hint, fix)
 
     def add(
@@ -299,7 +299,7 @@ def _setup(mail: _Mail, body: Sequence[Line]) -> Orders:
     tokens = [token for _, _, token in placed]
     for (line, entry, _), fault in zip(placed, setup.check_placement(tokens, own), strict=True):
         if fault is not None and fault.fix is not None:  # the entry at fault, as written
-            mail.fault(line, replace(fault, fix=replace(fault.fix, wrong=entry)))
+            mail.fault(line, replace(fault, fix=fault.fix._replace(wrong=entry)))
     missing = [c for c in own if c not in {boards.province(t) for t in tokens}]
     if body and missing and not mail.problems:
         message = mail.say("placement_missing", centres=", ".join(missing))

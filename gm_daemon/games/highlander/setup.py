@@ -167,7 +167,7 @@ def check_entry(text: str, own: Sequence[str], taken: Collection[str] = ()) -> s
                      {"centres": ", ".join(own)})  # fmt: skip
     found = unit_at(kind, centre, coast)
     if isinstance(found, Fault) and found.fix is not None:  # the entry as written is replaced
-        return replace(found, fix=replace(found.fix, wrong=text.strip()))
+        return replace(found, fix=found.fix._replace(wrong=text.strip()))
     return found
 
 

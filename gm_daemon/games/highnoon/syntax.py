@@ -9,8 +9,8 @@ kind of mistake it resembles, so the reply can name it and show the right form.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from gm_daemon.games.highnoon.lines import (
     BudgetNote,
@@ -69,8 +69,7 @@ def parse_line(text: str) -> OrderLine:
 _REMEMBERED_LENGTH = 200
 
 
-@dataclass(frozen=True)
-class _Mistake:
+class _Mistake(NamedTuple):
     """A refused line as ``_read`` remembers it: a fresh ``LineSyntaxError`` is raised from
     it each time (an exception object kept would hold its traceback's frames)."""
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import replace
 from functools import cache
 
 from lark import Lark
@@ -223,7 +222,7 @@ class Reader:
         faulty = {p.line for p in self.problems}
         if all(line.no in faulty for line, _ in self.plays):
             return self.problems
-        return [replace(p, fix=None) for p in self.problems]
+        return [p._replace(fix=None) for p in self.problems]
 
     def _read_line(self, line: Line) -> None:
         text = _strip_comment(line.text)
@@ -240,7 +239,7 @@ class Reader:
                 self._refused(line, unknown, fix)
                 return
             problem = _syntax_problem(line, text, error, self.lang, self.forms_hint())
-            self.problems.append(replace(problem, fix=self.play_fix()))
+            self.problems.append(problem._replace(fix=self.play_fix()))
             return
         for item in items:
             self._take(line, item)

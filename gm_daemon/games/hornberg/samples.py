@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import replace
 
 from gm_daemon.games.hornberg.cards import PALETTE, colour_shown
 from gm_daemon.games.hornberg.model import State
@@ -50,7 +49,7 @@ def problems_in_game_colours(problems: list[Problem], state: State, lang: str) -
     """What is wrong and what would be right in the game's colours; the player's own line
     (``source``) as he wrote it."""
     shown = in_game_colours(state, lang)
-    return [replace(p, message=shown(p.message), hint=shown(p.hint)) for p in problems]
+    return [p._replace(message=shown(p.message), hint=shown(p.hint)) for p in problems]
 
 
 def _name(colour: str, lang: str) -> str:

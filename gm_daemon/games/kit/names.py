@@ -21,9 +21,8 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Collection, Hashable, Iterable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 from gm_daemon.games.kit.phrases import Phrases
 from gm_daemon.games.text import fold
@@ -95,8 +94,7 @@ def nearest(written: str, spellings: Iterable[tuple[str, T]], cutoff: float = CU
     return best
 
 
-@dataclass(frozen=True)
-class _Entry(Generic[T]):
+class _Entry(NamedTuple, Generic[T]):
     thing: T
     label: str
     spellings: tuple[tuple[str, ...], ...]
