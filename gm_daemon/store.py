@@ -1249,12 +1249,16 @@ class Store:
         )
 
     def due_mail(self, now: datetime, limit: int = 100) -> list[OutboxRow]:
+        """The first ``limit`` mails due, oldest first. The ids are chosen apart (from the
+        index ``outbox_due``, sorted as they are) and only their rows read: sorting the
+        rows themselves copied every due mail's message into SQLite's sorter for each
+        batch, so a backlog of n mails cost n²/``limit`` copies."""
         return [
-            OutboxRow(r["id"], r["recipient"], r["message"], r["attempts"], r["message_id"])
+            OutboxRow(*r)
             for r in self.db.execute(
-                "SELECT id, recipient, message, attempts, message_id FROM outbox"
-                " WHERE status = 'pending'"
-                " AND next_attempt_at <= ? ORDER BY id LIMIT ?",
+                "SELECT id, recipient, message, attempts, message_id FROM outbox WHERE id IN"
+                " (SELECT id FROM outbox WHERE status = 'pending' AND next_attempt_at <= ?"
+                " ORDER BY id LIMIT ?) ORDER BY id",
                 (iso(now), limit),
             )
         ]
