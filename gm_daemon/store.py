@@ -1276,13 +1276,17 @@ class Store:
         )
 
     def mark_all_sent(self, outbox_ids: Sequence[int], at: datetime) -> None:
-        """``mark_sent`` for a batch the sender delivered, in one transaction."""
-        moment = iso(at)
+        """``mark_sent`` for a batch the sender delivered, in one transaction and one
+        statement: an UPDATE a row (``executemany``) cost ~7 k instructions more a mail,
+        as SQLite opens, journals and ends each statement on its own. The ids go in as one
+        JSON array (SQLite's ``json_each``), so the statement is the same for any batch and
+        stays prepared; a list of placeholders would be a statement of its own for each
+        batch size, crowding the per-mail statements out of the connection's cache."""
         with self.transaction():
-            self.db.executemany(
+            self.db.execute(
                 "UPDATE outbox SET status = 'sent', sent_at = ?, attempts = attempts + 1"
-                " WHERE id = ?",
-                [(moment, outbox_id) for outbox_id in outbox_ids],
+                " WHERE id IN (SELECT value FROM json_each(?))",
+                (iso(at), json.dumps(list(outbox_ids))),
             )
 
     def pending_keys(self) -> dict[str, int]:
