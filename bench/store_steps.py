@@ -3,15 +3,16 @@
 fetch stores it), the seat's orders written, the acknowledgement queued, the inbox row
 finished, the queued mails read and marked sent by the sender, and the commits of the
 groups they are in. Run under callgrind only (it zeroes and dumps the counters around each
-step with ``callgrind_control``, as ``bench/answer.py --callgrind`` does):
+step with ``callgrind_control``, as ``bench/answer.py --callgrind`` does); started without
+it, it starts itself under ``valgrind --tool=callgrind`` in a temporary folder:
 
-    valgrind --tool=callgrind .venv/bin/python bench/store_steps.py [--mails 300] [--tree DIR]
+    .venv/bin/python bench/store_steps.py [--mails 300] [--tree DIR]
 
 The set-up is ``intake_e2e``'s (20 High Noon games of 8 seats, welcomes queued) and a first
 round of ``--mails`` order mails taken in by the daemon, so the tables and the store's kept
 rows are as in a burst; each step then runs ``--mails`` times (the sender's in batches of
-100, as it takes them, from a backlog of ``--mails``) inside one group per step, committed at its end (the commit counted
-on a line of its own). Printed: instructions a mail for each step and their sum. A figure
+100, as it takes them, from a backlog of ``--mails``) inside one group per step, whose
+commit it includes. Printed: instructions a mail for each step and their sum. A figure
 no other process on the machine moves, to compare two trees (``--tree``).
 """
 
@@ -21,6 +22,7 @@ import asyncio
 import json
 import logging
 import os
+import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
@@ -30,6 +32,7 @@ from pathlib import Path
 from answer import _callgrind
 
 ROOT = Path(__file__).resolve().parent.parent
+UNDER = "GM_STORE_STEPS_OUT"  # set for the run under callgrind: its output file
 START = datetime(2026, 11, 27, 12, 0, tzinfo=UTC)
 _dumps = 0
 
@@ -41,9 +44,21 @@ def _counted(name: str, mails: int, step: Callable[[], None], results: dict[str,
     step()
     _callgrind("-d")
     _dumps += 1
-    dump = Path(f"callgrind.out.{os.getpid()}.{_dumps}")
+    dump = Path(f"{os.environ[UNDER]}.{_dumps}")
     summary = next(line for line in dump.read_text().splitlines() if line.startswith("summary:"))
     results[name] = int(summary.split()[1]) / mails
+
+
+def _under_callgrind() -> int:
+    """This script again, under callgrind, its files in a temporary folder."""
+    with tempfile.TemporaryDirectory(prefix="gm-bench-store-cg-") as name:
+        out = str(Path(name) / "callgrind.out")
+        command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable]
+        env = {**os.environ, UNDER: out, "PYTHONHASHSEED": "0"}
+        done = subprocess.run(
+            [*command, __file__, *sys.argv[1:]], env=env, stderr=subprocess.DEVNULL
+        )
+        return done.returncode
 
 
 def main() -> None:
@@ -51,6 +66,8 @@ def main() -> None:
 
     parser = set_up_arguments(__doc__, 1, "import gm_daemon from this checkout")
     args = parser.parse_args()
+    if UNDER not in os.environ:
+        raise SystemExit(_under_callgrind())
     sys.path.insert(0, str(args.tree.resolve() if args.tree else ROOT))
     sys.path.insert(1, str(ROOT))
     import gm_daemon
