@@ -45,6 +45,7 @@ BENCHES = (
     Bench("answer", ("--mails", "1000", "--rounds", "5")),
     Bench("startup", ("--repeat", "10")),
     Bench("startup_steps"),  # valgrind
+    Bench("store_steps"),  # valgrind
     Bench("diplomacy/bench"),
     Bench("primtraktor/bench_round"),
     Bench("hexenhalma/bench_round"),
