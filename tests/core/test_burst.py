@@ -201,17 +201,13 @@ def test_a_batch_sender_gets_a_burst_s_replies_in_few_batches(tmp_path, monkeypa
     assert inbox.marked == {mail.key for mail in inbox.mails}
 
 
-def test_a_full_batch_is_followed_by_the_next_without_a_pause(tmp_path, monkeypatch):
-    """A batch that took as many mails as a batch may hold leaves more waiting: the next
-    starts at once, however long the pause between batches (a timer, not timing), so the
-    sender keeps up with intake instead of leaving its backlog to the end of the pass."""
-    monkeypatch.setattr(meanwhile, "BATCH_EVERY", 3600.0)
-    monkeypatch.setattr(outbox, "BATCH_MAILS", 1)  # every batch full, the first reply's too
+def _run_with_groups_recorded(
+    tmp_path, events: list[tuple[str, object]], inbox: MemoryInbox, sender: RecordingSender
+) -> None:
+    """``run_once`` on a started game with each group's handling noted among the transports'
+    events, so a test can see what happened between two groups."""
     h = DaemonHarness(tmp_path, GAMES)
     h.run()
-    events: list[tuple[str, object]] = []
-    inbox = MemoryInbox([_order(n) for n in range(BURST)], events)
-    sender = RecordingBatchSender(events)
     daemon = Daemon(h.config_path, clock=h.clock, transports=lambda config: (inbox, sender))
     handle_group = daemon._handle_group
 
@@ -221,6 +217,17 @@ def test_a_full_batch_is_followed_by_the_next_without_a_pause(tmp_path, monkeypa
 
     daemon._handle_group = recorded  # type: ignore[method-assign]
     asyncio.run(asyncio.wait_for(daemon.run_once(), 60))
+
+
+def test_a_full_batch_is_followed_by_the_next_without_a_pause(tmp_path, monkeypatch):
+    """A batch that took as many mails as a batch may hold leaves more waiting: the next
+    starts at once, however long the pause between batches (a timer, not timing), so the
+    sender keeps up with intake instead of leaving its backlog to the end of the pass."""
+    monkeypatch.setattr(meanwhile, "BATCH_EVERY", 3600.0)
+    monkeypatch.setattr(outbox, "BATCH_MAILS", 1)  # every batch full, the first reply's too
+    events: list[tuple[str, object]] = []
+    inbox = MemoryInbox([_order(n) for n in range(BURST)], events)
+    _run_with_groups_recorded(tmp_path, events, inbox, RecordingBatchSender(events))
 
     batches = [i for i, (kind, _) in enumerate(events) if kind == "batch"]
     groups = [i for i, (kind, _) in enumerate(events) if kind == "group"]
@@ -248,20 +255,9 @@ def test_the_next_chunk_is_handed_over_before_this_one_is_answered(tmp_path):
     """With an inbox that marks and reads in one call, the read-ahead is asked for before
     the chunk's first group is handled, not at the first pause after it: the inbox's thread
     reads while intake works, and intake does not wait for it at the chunk's end."""
-    h = DaemonHarness(tmp_path, GAMES)
-    h.run()
     events: list[tuple[str, object]] = []
     inbox = ReadAheadInbox([_order(n) for n in range(BURST)], events)
-    sender = RecordingSender(events)
-    daemon = Daemon(h.config_path, clock=h.clock, transports=lambda config: (inbox, sender))
-    handle_group = daemon._handle_group
-
-    def recorded(rows):  # type: ignore[no-untyped-def]
-        events.append(("group", len(rows)))
-        return handle_group(rows)
-
-    daemon._handle_group = recorded  # type: ignore[method-assign]
-    asyncio.run(daemon.run_once())
+    _run_with_groups_recorded(tmp_path, events, inbox, RecordingSender(events))
 
     kinds = [kind for kind, _ in events if kind in ("fetch", "read ahead", "group")]
     second = kinds.index("fetch", kinds.index("fetch") + 1)  # the second chunk's own fetch

@@ -30,12 +30,17 @@ def test_a_word_behaves_as_its_frozen_dataclass(kind: type) -> None:
     assert (word != kind()) is False  # __ne__ from __eq__, as the dataclass had it
     assert word != before  # another class, as two dataclasses of one name were unequal
     assert word != lines.ChallengesHeading() and word != ()
-    for change in (lambda o: setattr(o, "x", 1), lambda o: delattr(o, "x")):
-        with pytest.raises(dataclasses.FrozenInstanceError) as now:
-            change(word)
-        with pytest.raises(dataclasses.FrozenInstanceError) as then:
-            change(before)
-        assert str(now.value) == str(then.value)
+    _refused_alike(word, before, [lambda o: setattr(o, "x", 1), lambda o: delattr(o, "x")])
+
+
+def _refused_alike(now: object, then: object, changes: list[Any]) -> None:
+    """Each change is refused on both objects with the same FrozenInstanceError text."""
+    for change in changes:
+        with pytest.raises(dataclasses.FrozenInstanceError) as refused_now:
+            change(now)
+        with pytest.raises(dataclasses.FrozenInstanceError) as refused_then:
+            change(then)
+        assert str(refused_now.value) == str(refused_then.value)
 
 
 def test_words_of_two_kinds_differ_and_share_a_set_only_with_their_own() -> None:
@@ -79,16 +84,12 @@ def test_a_line_with_content_behaves_as_its_frozen_dataclass(
         if default is not None:
             assert getattr(kind(*values[:-1]), name) == getattr(before_kind(*values[:-1]), name)
     assert copy.copy(line) == line == copy.deepcopy(line) == pickle.loads(pickle.dumps(line))
-    for change in (
+    changes = [
         lambda o: setattr(o, fields[0][0], 1),
         lambda o: delattr(o, fields[0][0]),
         lambda o: setattr(o, "x", 1),
-    ):
-        with pytest.raises(dataclasses.FrozenInstanceError) as now:
-            change(line)
-        with pytest.raises(dataclasses.FrozenInstanceError) as then:
-            change(before)
-        assert str(now.value) == str(then.value)
+    ]
+    _refused_alike(line, before, changes)
 
 
 def test_lines_of_two_kinds_with_the_same_content_differ() -> None:
