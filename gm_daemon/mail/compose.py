@@ -396,8 +396,9 @@ def _quoted_printable(body: str) -> str:
 def _quoted_body_line(line: str) -> str:
     """``_quoted_line`` of one line of a body, kept by its text: a lone ``str`` argument is
     its own key in ``lru_cache`` (no key tuple made, no bytes encoded and hashed for each
-    of the ~20 lines of every reply)."""
-    return _quoted_line(line.encode("utf-8"), 76)
+    of the ~20 lines of every reply). Quoted by ``_quoted_line``'s own function, not
+    through its cache: the line is kept here, once."""
+    return _quoted_line.__wrapped__(line.encode("utf-8"), 76)
 
 
 def _date(date: datetime) -> str:
