@@ -40,6 +40,7 @@ def step(label):
     STEPS.append(label)
     os.getppid()  # callgrind dumps its counts before this call
 import gm_daemon.cli as cli; step("interpreter, gm_daemon.cli (logging, argparse, pathlib)")
+getattr(cli, "without_pydantic_plugins", lambda: None)()  # as the console script does
 import asyncio; step("asyncio (ssl, socket, inspect, concurrent.futures)")
 from pydantic import BaseModel; step("pydantic, BaseModel")
 from pydantic import AfterValidator, Field, ValidationInfo, field_validator, model_validator

@@ -50,6 +50,7 @@ def entry() -> None:
     Python (tests) end as usual. A ``run`` also starts up without the cyclic collector
     (``_started``)."""
     args = sys.argv[1:]
+    without_pydantic_plugins()
     if args[:1] == ["run"]:
         gc.disable()  # for the start-up only: see _started
     status = main(args)
@@ -62,6 +63,21 @@ def entry() -> None:
             sys.exit(status)
         os._exit(status)
     sys.exit(status)
+
+
+def without_pydantic_plugins() -> None:
+    """Pydantic's plugins off for this process unless the user says otherwise: the console
+    script sets ``PYDANTIC_DISABLE_PLUGINS=__all__`` when the variable is not set at all.
+
+    Why: the daemon uses no pydantic plugin, and pydantic looks for them when it builds its
+    first model by reading the entry points of every installed distribution (~12 M
+    instructions, ~1 % of a ``run --once``). A plugin installed beside the daemon would
+    otherwise hook every validation of the config, the games' states and orders. Who
+    wants one sets the variable himself, to an empty string (every plugin on) or to the
+    names to leave out, and it is kept as he sets it (docs/daemon.md). Only the console
+    script sets it, before pydantic is imported: ``main`` called from Python (the tests,
+    another program) leaves its caller's pydantic as it is. Child processes inherit it."""
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

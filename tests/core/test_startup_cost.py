@@ -10,6 +10,7 @@ runs in a process of its own: what is imported is per process.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -237,3 +238,50 @@ def test_the_start_ups_objects_are_kept_out_of_the_collectors_way(
     assert (seen["frozen"] > 10_000) is frozen, seen
     replies = [p.read_text() for p in (tmp_path / "outbox" / "new").iterdir()]
     assert any("<order-2@players.test>" in text for text in replies)
+
+
+# pydantic's plugins once the daemon is built: the variable, and whether pydantic scanned
+# the installed distributions for plugins (its loader keeps what it found, None before).
+PLUGINS_PROBE = """
+import json, os, sys
+from gm_daemon import cli
+
+def started():
+    from pydantic.plugin import _loader
+    variable = os.environ.get("PYDANTIC_DISABLE_PLUGINS")
+    print(json.dumps({"variable": variable, "scanned": _loader._plugins is not None}))
+    sys.stdout.flush()
+    os._exit(0)
+cli._started = started  # the config is built and validated by then
+by, sys.argv = sys.argv[1], ["gm-daemon", *sys.argv[2:]]
+cli.entry() if by == "entry" else sys.exit(cli.main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize(
+    ("by", "variable", "seen"),
+    [
+        ("entry", None, {"variable": "__all__", "scanned": False}),
+        ("entry", "", {"variable": "", "scanned": True}),
+        ("entry", "logfire", {"variable": "logfire", "scanned": True}),
+        ("main", None, {"variable": None, "scanned": True}),
+    ],
+)
+def test_the_console_script_turns_pydantics_plugins_off_unless_told(
+    config: Path, by: str, variable: str | None, seen: dict[str, object]
+) -> None:
+    """The console script sets ``PYDANTIC_DISABLE_PLUGINS=__all__`` when it is not set, so
+    pydantic does not read every distribution's entry points; a value of the user's (even
+    empty) is kept and pydantic looks for plugins as ever; ``main`` from Python leaves it."""
+    env = {k: v for k, v in os.environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"}
+    if variable is not None:
+        env["PYDANTIC_DISABLE_PLUGINS"] = variable
+    done = subprocess.run(
+        [sys.executable, "-c", PLUGINS_PROBE, by, "run", "--once", "--config", str(config)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == seen
