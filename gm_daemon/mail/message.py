@@ -1225,11 +1225,32 @@ def order_lines(text: str) -> list[Line]:
     blank lines, signature and everything after ENDE (or an Outlook quote) are left out, and
     so is everything after the first ``MAX_LINES`` lines."""
     text, lines = _first_lines(text)
-    raw = [line.rstrip("\r") for line in lines]
     folded = text.casefold()
     attributed = _attributed(text, folded)
-    dropped = _reply_header_lines(raw) if attributed else set()
     may_end = _may_end(text, folded)
+    if not (attributed or may_end):
+        return _plain_lines(lines)
+    return _read_lines([line.rstrip("\r") for line in lines], attributed, may_end)
+
+
+def _plain_lines(lines: list[str]) -> list[Line]:
+    """``_read_lines`` of a text in which no line may end it nor attribute a quote (nearly
+    every order mail): each line without its comment and trailing blanks, unless that
+    leaves nothing or the line is quoted. A line's "\r" needs no step of its own here:
+    ``rstrip`` takes it with the blanks, and a quote's ">" is looked for at the start.
+    tests/mail/test_order_lines.py holds the two equal."""
+    result: list[Line] = []
+    for no, line in enumerate(lines, 1):
+        content = line.split("#", 1)[0].rstrip()
+        if content and not line.lstrip().startswith(">"):
+            result.append(Line(no, content))
+    return result
+
+
+def _read_lines(raw: list[str], attributed: bool, may_end: bool) -> list[Line]:
+    """The order lines of ``raw`` (the text's lines, each without its "\r"); ``attributed``
+    and ``may_end``: whether the text may hold an attribution line, a line that ends it."""
+    dropped = _reply_header_lines(raw) if attributed else set()
     result: list[Line] = []
     for index, line in enumerate(raw):
         content = line.split("#", 1)[0].rstrip()
