@@ -14,7 +14,7 @@ import email
 import email.utils
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from email._policybase import compat32
 from email.message import Message
 from email.parser import BytesHeaderParser
@@ -91,12 +91,14 @@ def _parse(data: bytes, own_address: str) -> Incoming:
     if not unreadable:
         text, text_from, inline_pgp = _order_text(content, display_name, parts)
     subject = _one_line(headers.get("subject"))
+    message_id = _first_msgid(headers.get("message-id"))
     return _incoming(
         headers,
+        message_id,
         sender,
         display_name,
         subject,
-        automated=_automated(headers, sender, own, msg, parts)
+        automated=_automated(headers, message_id, sender, own, msg, parts)
         or (None if unreadable else own.forwarded_back(subject, text, content, parts)),
         text=text,
         unreadable=unreadable,
@@ -107,6 +109,7 @@ def _parse(data: bytes, own_address: str) -> Incoming:
 
 def _incoming(
     headers: _Headers,
+    message_id: str | None,
     sender: str,
     display_name: str,
     subject: str,
@@ -117,9 +120,10 @@ def _incoming(
     text_from: str = "body",
     encrypted: str | None = None,
 ) -> Incoming:
-    """The decoded mail, its header fields read the same way whichever way the body was."""
+    """The decoded mail, its header fields read the same way whichever way the body was
+    (``message_id``: ``_first_msgid`` of its Message-ID, which ``_automated`` reads too)."""
     return Incoming(
-        message_id=_first_msgid(headers.get("message-id")),
+        message_id=message_id,
         sender=sender,
         display_name=display_name,
         subject=subject,
@@ -127,7 +131,7 @@ def _incoming(
         references=tuple(_MSGID.findall(headers.get("references"))),
         automated=automated,
         text=text,
-        sender_problem=address_problem(sender),
+        sender_problem=_sender_problem(sender),
         unreadable=unreadable,
         text_from=text_from,
         encrypted=encrypted,
@@ -255,12 +259,14 @@ def _plain_mail(data: bytes, own: _OwnMail) -> Incoming | None:
     headers = _Headers.of(first)
     sender, display_name = _from_address(headers.raw("from"))
     subject = _one_line(headers.get("subject"))
+    message_id = _first_msgid(headers.get("message-id"))
     return _incoming(
         headers,
+        message_id,
         sender,
         display_name,
         subject,
-        automated=_automated(headers, sender, own) or own.forwarded_back(subject, text),
+        automated=_automated(headers, message_id, sender, own) or own.forwarded_back(subject, text),
         text=text,
         encrypted="PGP" if _PGP_MESSAGE in body else None,
     )
@@ -274,19 +280,26 @@ def _first_fields(fields: list[tuple[str, str]]) -> dict[str, str]:
     return first
 
 
-def _plain_type(first: dict[str, str]) -> list[tuple[str, Any]] | None:
+def _plain_type(first: dict[str, str]) -> tuple[tuple[str, Any], ...] | None:
     """The parameters of a text/plain Content-Type in the plain form and in ASCII (none for
     a mail without one: the default type is text/plain), as ``_Parts.param`` reads them;
     None for any other type or form."""
     value = first.get("content-type")
     if value is None:
-        return []
+        return ()
+    return _text_plain_params(value)
+
+
+@lru_cache(maxsize=256)  # a client writes its Content-Type alike in every mail
+def _text_plain_params(value: str) -> tuple[tuple[str, Any], ...] | None:
+    """``_plain_type`` of a Content-Type's value (a tuple: one answer serves every mail)."""
     if not value.isascii():
         return None  # the package makes a Header of it
     ctype = value.partition(";")[0].strip().lower()  # as _Parts.ctype
     if ctype != "text/plain" and ctype.count("/") == 1:
         return None  # (an invalid type is text/plain)
-    return _plain_params(value)
+    params = _plain_params(value)
+    return None if params is None else tuple(params)
 
 
 def _structure_problem(msg: Message) -> str | None:
@@ -411,7 +424,7 @@ class _Parts:
         return attached
 
 
-def _param(params: list[tuple[str, Any]], name: str, failobj: Any) -> Any:
+def _param(params: Sequence[tuple[str, Any]], name: str, failobj: Any) -> Any:
     """The first parameter of that name, as ``Message.get_param`` finds it."""
     wanted = name.lower()
     for found, value in params:
@@ -647,6 +660,7 @@ def _first_msgid(value: str) -> str | None:
     return f"<{bare}>" if bare else None
 
 
+@lru_cache(maxsize=4096)  # a player's clients write his From: alike mail after mail
 def _from_address(value: str) -> tuple[str, str]:
     """The first real address of From: as (lower-cased address, decoded display name).
 
@@ -660,6 +674,11 @@ def _from_address(value: str) -> tuple[str, str]:
     if found and "=?" not in found[0] and not whole_word:
         return found
     return _first_address(decode_words(value)) or found or ("", "")
+
+
+# ``address_problem`` of a sender, remembered as ``_from_address`` is: its answer depends on
+# the address alone.
+_sender_problem = lru_cache(maxsize=4096)(address_problem)
 
 
 def _first_address(value: str) -> tuple[str, str] | None:
@@ -709,6 +728,7 @@ _DAEMON_LOCALPARTS = frozenset({"mailer-daemon", "postmaster"})
 
 def _automated(
     headers: _Headers,
+    message_id: str | None,
     sender: str,
     own: _OwnMail,
     msg: Message | None = None,
@@ -723,7 +743,7 @@ def _automated(
             reason = check(headers)
             if reason:
                 return reason
-    reason = own.copy_of_ours(headers)
+    reason = own.copy_of_ours(headers, message_id)
     if reason:
         return reason
     if headers.has("return-path") and headers.raw("return-path").replace(" ", "") == "<>":
@@ -770,10 +790,11 @@ class _OwnMail:
         self.address = own[0][1].strip().lower() if own else ""
         self.domain = self.address.rpartition("@")[2]
 
-    def copy_of_ours(self, headers: _Headers) -> str | None:
+    def copy_of_ours(self, headers: _Headers, message_id: str | None) -> str | None:
+        """``message_id``: ``_first_msgid`` of the mail's Message-ID."""
         if headers.has("x-gm-game"):
             return "X-GM-Game present (our own mail came back)"
-        message_id = _first_msgid(headers.get("message-id")) or ""
+        message_id = message_id or ""
         if self.domain and is_own_message_id(message_id, self.domain):
             return f"Message-ID {message_id} is one of ours (our own mail came back)"
         return None
