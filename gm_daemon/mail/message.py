@@ -239,21 +239,18 @@ def _plain_mail(data: bytes, own: _OwnMail) -> Incoming | None:
     if plain is None:
         return None
     end, first = plain[0], _first_fields(plain[1])
-    params = _plain_type(first)
-    cte = first.get("content-transfer-encoding", "")
+    form = _plain_form(first.get("content-type"))
     if (
-        params is None
+        form is None
         or "content-disposition" in first
-        or _param(params, "name", None) is not None
-        or not cte.isascii()
-        or cte.strip().lower() == "base64"
-        or cte.lower() in _TRANSFER_DECODED
+        or not _taken_as_is(first.get("content-transfer-encoding", ""))
     ):
         return None  # an attachment, or a payload to decode: _Parts and the package
-    charset = _charset(_param(params, "charset", _UNSET)) or "us-ascii"
-    body, _ = _first_lines(decode_bytes(data[end:], charset))  # as _plain_text reads it
-    if str(_param(params, "format", "")).lower() == "flowed":
-        body = unflow(body, delsp=str(_param(params, "delsp", "")).lower() == "yes")
+    body = decode_bytes(data[end:], form.charset)
+    if body.count("\n") >= MAX_LINES:  # as _plain_text reads it
+        body, _ = _first_lines(body)
+    if form.flowed:
+        body = unflow(body, delsp=form.delsp)
     body = _tidy(body)
     text = strip_armour(body)
     headers = _Headers.of(first)
@@ -280,26 +277,47 @@ def _first_fields(fields: list[tuple[str, str]]) -> dict[str, str]:
     return first
 
 
-def _plain_type(first: dict[str, str]) -> tuple[tuple[str, Any], ...] | None:
-    """The parameters of a text/plain Content-Type in the plain form and in ASCII (none for
-    a mail without one: the default type is text/plain), as ``_Parts.param`` reads them;
-    None for any other type or form."""
-    value = first.get("content-type")
-    if value is None:
-        return ()
-    return _text_plain_params(value)
+class _PlainForm(NamedTuple):
+    """How ``_plain_mail`` decodes the body of a text/plain part."""
+
+    charset: str  # its charset parameter as ``get_content_charset()`` reads it, or us-ascii
+    flowed: bool  # format=flowed
+    delsp: bool  # delsp=yes
 
 
-@lru_cache(maxsize=256)  # a client writes its Content-Type alike in every mail
-def _text_plain_params(value: str) -> tuple[tuple[str, Any], ...] | None:
-    """``_plain_type`` of a Content-Type's value (a tuple: one answer serves every mail)."""
+# Content-Type values and transfer encodings, and what they tell ``_plain_mail``: a client
+# writes them alike in every mail, and the answer depends on the value alone.
+@lru_cache(maxsize=256)
+def _plain_form(content_type: str | None) -> _PlainForm | None:
+    """The decoding of a text/plain part with this Content-Type (None: without one), or
+    None for another type, a parameter not in the plain form or a name (an attachment)."""
+    params = [] if content_type is None else _plain_type(content_type)
+    if params is None or _param(params, "name", None) is not None:
+        return None
+    return _PlainForm(
+        _charset(_param(params, "charset", _UNSET)) or "us-ascii",
+        str(_param(params, "format", "")).lower() == "flowed",
+        str(_param(params, "delsp", "")).lower() == "yes",
+    )
+
+
+@lru_cache(maxsize=64)
+def _taken_as_is(cte: str) -> bool:
+    """Whether a payload of this Content-Transfer-Encoding is taken as it stands."""
+    return (
+        cte.isascii() and cte.strip().lower() != "base64" and cte.lower() not in _TRANSFER_DECODED
+    )
+
+
+def _plain_type(value: str) -> list[tuple[str, Any]] | None:
+    """The parameters of a text/plain Content-Type in the plain form and in ASCII, as
+    ``_Parts.param`` reads them; None for any other type or form."""
     if not value.isascii():
         return None  # the package makes a Header of it
     ctype = value.partition(";")[0].strip().lower()  # as _Parts.ctype
     if ctype != "text/plain" and ctype.count("/") == 1:
         return None  # (an invalid type is text/plain)
-    params = _plain_params(value)
-    return None if params is None else tuple(params)
+    return _plain_params(value)
 
 
 def _structure_problem(msg: Message) -> str | None:
@@ -1097,6 +1115,7 @@ _BOMS = (
     (codecs.BOM_UTF16_LE, "utf-16"),
     (codecs.BOM_UTF16_BE, "utf-16"),
 )
+_BOM_MARKS = tuple(mark for mark, _ in _BOMS)
 
 
 # Python codecs that are no mail charset, though a label can name them: the escape decoders
@@ -1114,7 +1133,9 @@ def decode_bytes(raw: bytes, charset: str) -> str:
     "befehle.txt") decides over any label."""
     label = charset.strip().lower()
     declared = _CHARSET_ALIASES.get(label, label)
-    bom = next((name for mark, name in _BOMS if raw.startswith(mark)), None)
+    bom = None
+    if raw.startswith(_BOM_MARKS):  # rarely: a look at each mark only then
+        bom = next((name for mark, name in _BOMS if raw.startswith(mark)), None)
     if bom:
         candidates = [bom, declared]
     elif raw.isascii() or declared.startswith(("utf-16", "utf-32")):
