@@ -246,11 +246,12 @@ def _plain_mail(data: bytes, own: _OwnMail) -> Incoming | None:
         or not _taken_as_is(first.get("content-transfer-encoding", ""))
     ):
         return None  # an attachment, or a payload to decode: _Parts and the package
-    body = decode_bytes(data[end:], form.charset)
+    charset, flowed, delsp = form
+    body = decode_bytes(data[end:], charset)
     if body.count("\n") >= MAX_LINES:  # as _plain_text reads it
         body, _ = _first_lines(body)
-    if form.flowed:
-        body = unflow(body, delsp=form.delsp)
+    if flowed:
+        body = unflow(body, delsp=delsp)
     body = _tidy(body)
     text = strip_armour(body)
     headers = _Headers.of(first)
@@ -277,24 +278,19 @@ def _first_fields(fields: list[tuple[str, str]]) -> dict[str, str]:
     return first
 
 
-class _PlainForm(NamedTuple):
-    """How ``_plain_mail`` decodes the body of a text/plain part."""
-
-    charset: str  # its charset parameter as ``get_content_charset()`` reads it, or us-ascii
-    flowed: bool  # format=flowed
-    delsp: bool  # delsp=yes
-
-
 # Content-Type values and transfer encodings, and what they tell ``_plain_mail``: a client
 # writes them alike in every mail, and the answer depends on the value alone.
 @lru_cache(maxsize=256)
-def _plain_form(content_type: str | None) -> _PlainForm | None:
-    """The decoding of a text/plain part with this Content-Type (None: without one), or
-    None for another type, a parameter not in the plain form or a name (an attachment)."""
+def _plain_form(content_type: str | None) -> tuple[str, bool, bool] | None:
+    """How ``_plain_mail`` decodes the body of a text/plain part with this Content-Type
+    (None: without one): its charset as ``get_content_charset()`` reads it (else us-ascii),
+    whether format=flowed, whether delsp=yes (a tuple: a class would cost the start more
+    than all the mails of a burst save by it). None for another type, a parameter not in
+    the plain form, or a name (an attachment)."""
     params = [] if content_type is None else _plain_type(content_type)
     if params is None or _param(params, "name", None) is not None:
         return None
-    return _PlainForm(
+    return (
         _charset(_param(params, "charset", _UNSET)) or "us-ascii",
         str(_param(params, "format", "")).lower() == "flowed",
         str(_param(params, "delsp", "")).lower() == "yes",
