@@ -14,13 +14,13 @@ import email
 import email.utils
 import re
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from email._policybase import compat32
 from email.message import Message
 from email.parser import BytesHeaderParser
 from email.utils import getaddresses
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from gm_daemon.games.protocol import Line
 from gm_daemon.mail.address import address_problem
@@ -278,9 +278,28 @@ def _first_fields(fields: list[tuple[str, str]]) -> dict[str, str]:
     return first
 
 
-# Content-Type values and transfer encodings, and what they tell ``_plain_mail``: a client
-# writes them alike in every mail, and the answer depends on the value alone.
-@lru_cache(maxsize=256)
+_S = TypeVar("_S", bound=str | None)
+_T = TypeVar("_T")
+# Header values up to this long have their answers remembered (``_kept_for_short``); a longer
+# one is worked out each time, so that no sender can make the daemon keep megabytes.
+_REMEMBERED_LENGTH = 256
+
+
+def _kept_for_short(function: Callable[[_S], _T], maxsize: int) -> Callable[[_S], _T]:
+    """``function`` of a header value (or None), its answers for short values remembered
+    (``lru_cache``): a client writes its Content-Type, a player's his From:, alike in mail
+    after mail, and each answer depends on the value alone and is immutable."""
+    kept = lru_cache(maxsize=maxsize)(function)
+
+    def answer(value: _S) -> _T:
+        if value is None or len(value) <= _REMEMBERED_LENGTH:
+            return kept(value)
+        return function(value)
+
+    answer.cache_info = kept.cache_info  # type: ignore[attr-defined]  # for the tests
+    return answer
+
+
 def _plain_form(content_type: str | None) -> tuple[str, bool, bool] | None:
     """How ``_plain_mail`` decodes the body of a text/plain part with this Content-Type
     (None: without one): its charset as ``get_content_charset()`` reads it (else us-ascii),
@@ -297,12 +316,15 @@ def _plain_form(content_type: str | None) -> tuple[str, bool, bool] | None:
     )
 
 
-@lru_cache(maxsize=64)
 def _taken_as_is(cte: str) -> bool:
     """Whether a payload of this Content-Transfer-Encoding is taken as it stands."""
     return (
         cte.isascii() and cte.strip().lower() != "base64" and cte.lower() not in _TRANSFER_DECODED
     )
+
+
+_plain_form = _kept_for_short(_plain_form, 256)
+_taken_as_is = _kept_for_short(_taken_as_is, 64)
 
 
 def _plain_type(value: str) -> list[tuple[str, Any]] | None:
@@ -674,7 +696,6 @@ def _first_msgid(value: str) -> str | None:
     return f"<{bare}>" if bare else None
 
 
-@lru_cache(maxsize=4096)  # a player's clients write his From: alike mail after mail
 def _from_address(value: str) -> tuple[str, str]:
     """The first real address of From: as (lower-cased address, decoded display name).
 
@@ -690,9 +711,8 @@ def _from_address(value: str) -> tuple[str, str]:
     return _first_address(decode_words(value)) or found or ("", "")
 
 
-# ``address_problem`` of a sender, remembered as ``_from_address`` is: its answer depends on
-# the address alone.
-_sender_problem = lru_cache(maxsize=4096)(address_problem)
+_from_address = _kept_for_short(_from_address, 4096)
+_sender_problem = _kept_for_short(address_problem, 4096)
 
 
 def _first_address(value: str) -> tuple[str, str] | None:
