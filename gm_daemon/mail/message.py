@@ -14,13 +14,13 @@ import email
 import email.utils
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from email._policybase import compat32
 from email.message import Message
 from email.parser import BytesHeaderParser
 from email.utils import getaddresses
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from gm_daemon.games.protocol import Line
 from gm_daemon.mail.address import address_problem
@@ -91,12 +91,14 @@ def _parse(data: bytes, own_address: str) -> Incoming:
     if not unreadable:
         text, text_from, inline_pgp = _order_text(content, display_name, parts)
     subject = _one_line(headers.get("subject"))
+    message_id = _first_msgid(headers.get("message-id"))
     return _incoming(
         headers,
+        message_id,
         sender,
         display_name,
         subject,
-        automated=_automated(headers, sender, own, msg, parts)
+        automated=_automated(headers, message_id, sender, own, msg, parts)
         or (None if unreadable else own.forwarded_back(subject, text, content, parts)),
         text=text,
         unreadable=unreadable,
@@ -107,6 +109,7 @@ def _parse(data: bytes, own_address: str) -> Incoming:
 
 def _incoming(
     headers: _Headers,
+    message_id: str | None,
     sender: str,
     display_name: str,
     subject: str,
@@ -117,9 +120,10 @@ def _incoming(
     text_from: str = "body",
     encrypted: str | None = None,
 ) -> Incoming:
-    """The decoded mail, its header fields read the same way whichever way the body was."""
+    """The decoded mail, its header fields read the same way whichever way the body was
+    (``message_id``: ``_first_msgid`` of its Message-ID, which ``_automated`` reads too)."""
     return Incoming(
-        message_id=_first_msgid(headers.get("message-id")),
+        message_id=message_id,
         sender=sender,
         display_name=display_name,
         subject=subject,
@@ -127,7 +131,7 @@ def _incoming(
         references=tuple(_MSGID.findall(headers.get("references"))),
         automated=automated,
         text=text,
-        sender_problem=address_problem(sender),
+        sender_problem=_sender_problem(sender),
         unreadable=unreadable,
         text_from=text_from,
         encrypted=encrypted,
@@ -235,32 +239,32 @@ def _plain_mail(data: bytes, own: _OwnMail) -> Incoming | None:
     if plain is None:
         return None
     end, first = plain[0], _first_fields(plain[1])
-    params = _plain_type(first)
-    cte = first.get("content-transfer-encoding", "")
+    form = _plain_form(first.get("content-type"))
     if (
-        params is None
+        form is None
         or "content-disposition" in first
-        or _param(params, "name", None) is not None
-        or not cte.isascii()
-        or cte.strip().lower() == "base64"
-        or cte.lower() in _TRANSFER_DECODED
+        or not _taken_as_is(first.get("content-transfer-encoding", ""))
     ):
         return None  # an attachment, or a payload to decode: _Parts and the package
-    charset = _charset(_param(params, "charset", _UNSET)) or "us-ascii"
-    body, _ = _first_lines(decode_bytes(data[end:], charset))  # as _plain_text reads it
-    if str(_param(params, "format", "")).lower() == "flowed":
-        body = unflow(body, delsp=str(_param(params, "delsp", "")).lower() == "yes")
+    charset, flowed, delsp = form
+    body = decode_bytes(data[end:], charset)
+    if body.count("\n") >= MAX_LINES:  # as _plain_text reads it
+        body, _ = _first_lines(body)
+    if flowed:
+        body = unflow(body, delsp=delsp)
     body = _tidy(body)
     text = strip_armour(body)
     headers = _Headers.of(first)
     sender, display_name = _from_address(headers.raw("from"))
     subject = _one_line(headers.get("subject"))
+    message_id = _first_msgid(headers.get("message-id"))
     return _incoming(
         headers,
+        message_id,
         sender,
         display_name,
         subject,
-        automated=_automated(headers, sender, own) or own.forwarded_back(subject, text),
+        automated=_automated(headers, message_id, sender, own) or own.forwarded_back(subject, text),
         text=text,
         encrypted="PGP" if _PGP_MESSAGE in body else None,
     )
@@ -274,13 +278,58 @@ def _first_fields(fields: list[tuple[str, str]]) -> dict[str, str]:
     return first
 
 
-def _plain_type(first: dict[str, str]) -> list[tuple[str, Any]] | None:
-    """The parameters of a text/plain Content-Type in the plain form and in ASCII (none for
-    a mail without one: the default type is text/plain), as ``_Parts.param`` reads them;
-    None for any other type or form."""
-    value = first.get("content-type")
-    if value is None:
-        return []
+_S = TypeVar("_S", bound=str | None)
+_T = TypeVar("_T")
+# Header values up to this long have their answers remembered (``_kept_for_short``); a longer
+# one is worked out each time, so that no sender can make the daemon keep megabytes.
+_REMEMBERED_LENGTH = 256
+
+
+def _kept_for_short(function: Callable[[_S], _T], maxsize: int) -> Callable[[_S], _T]:
+    """``function`` of a header value (or None), its answers for short values remembered
+    (``lru_cache``): a client writes its Content-Type, a player's his From:, alike in mail
+    after mail, and each answer depends on the value alone and is immutable."""
+    kept = lru_cache(maxsize=maxsize)(function)
+
+    def answer(value: _S) -> _T:
+        if value is None or len(value) <= _REMEMBERED_LENGTH:
+            return kept(value)
+        return function(value)
+
+    answer.cache_info = kept.cache_info  # type: ignore[attr-defined]  # for the tests
+    return answer
+
+
+def _plain_form(content_type: str | None) -> tuple[str, bool, bool] | None:
+    """How ``_plain_mail`` decodes the body of a text/plain part with this Content-Type
+    (None: without one): its charset as ``get_content_charset()`` reads it (else us-ascii),
+    whether format=flowed, whether delsp=yes (a tuple: a class would cost the start more
+    than all the mails of a burst save by it). None for another type, a parameter not in
+    the plain form, or a name (an attachment)."""
+    params = [] if content_type is None else _plain_type(content_type)
+    if params is None or _param(params, "name", None) is not None:
+        return None
+    return (
+        _charset(_param(params, "charset", _UNSET)) or "us-ascii",
+        str(_param(params, "format", "")).lower() == "flowed",
+        str(_param(params, "delsp", "")).lower() == "yes",
+    )
+
+
+def _taken_as_is(cte: str) -> bool:
+    """Whether a payload of this Content-Transfer-Encoding is taken as it stands."""
+    return (
+        cte.isascii() and cte.strip().lower() != "base64" and cte.lower() not in _TRANSFER_DECODED
+    )
+
+
+_plain_form = _kept_for_short(_plain_form, 256)
+_taken_as_is = _kept_for_short(_taken_as_is, 64)
+
+
+def _plain_type(value: str) -> list[tuple[str, Any]] | None:
+    """The parameters of a text/plain Content-Type in the plain form and in ASCII, as
+    ``_Parts.param`` reads them; None for any other type or form."""
     if not value.isascii():
         return None  # the package makes a Header of it
     ctype = value.partition(";")[0].strip().lower()  # as _Parts.ctype
@@ -411,7 +460,7 @@ class _Parts:
         return attached
 
 
-def _param(params: list[tuple[str, Any]], name: str, failobj: Any) -> Any:
+def _param(params: Sequence[tuple[str, Any]], name: str, failobj: Any) -> Any:
     """The first parameter of that name, as ``Message.get_param`` finds it."""
     wanted = name.lower()
     for found, value in params:
@@ -662,6 +711,10 @@ def _from_address(value: str) -> tuple[str, str]:
     return _first_address(decode_words(value)) or found or ("", "")
 
 
+_from_address = _kept_for_short(_from_address, 4096)
+_sender_problem = _kept_for_short(address_problem, 4096)
+
+
 def _first_address(value: str) -> tuple[str, str] | None:
     for name, addr in _addresses(value):
         if "@" in addr:
@@ -709,6 +762,7 @@ _DAEMON_LOCALPARTS = frozenset({"mailer-daemon", "postmaster"})
 
 def _automated(
     headers: _Headers,
+    message_id: str | None,
     sender: str,
     own: _OwnMail,
     msg: Message | None = None,
@@ -723,7 +777,7 @@ def _automated(
             reason = check(headers)
             if reason:
                 return reason
-    reason = own.copy_of_ours(headers)
+    reason = own.copy_of_ours(headers, message_id)
     if reason:
         return reason
     if headers.has("return-path") and headers.raw("return-path").replace(" ", "") == "<>":
@@ -770,10 +824,11 @@ class _OwnMail:
         self.address = own[0][1].strip().lower() if own else ""
         self.domain = self.address.rpartition("@")[2]
 
-    def copy_of_ours(self, headers: _Headers) -> str | None:
+    def copy_of_ours(self, headers: _Headers, message_id: str | None) -> str | None:
+        """``message_id``: ``_first_msgid`` of the mail's Message-ID."""
         if headers.has("x-gm-game"):
             return "X-GM-Game present (our own mail came back)"
-        message_id = _first_msgid(headers.get("message-id")) or ""
+        message_id = message_id or ""
         if self.domain and is_own_message_id(message_id, self.domain):
             return f"Message-ID {message_id} is one of ours (our own mail came back)"
         return None
@@ -1076,6 +1131,7 @@ _BOMS = (
     (codecs.BOM_UTF16_LE, "utf-16"),
     (codecs.BOM_UTF16_BE, "utf-16"),
 )
+_BOM_MARKS = tuple(mark for mark, _ in _BOMS)
 
 
 # Python codecs that are no mail charset, though a label can name them: the escape decoders
@@ -1093,7 +1149,9 @@ def decode_bytes(raw: bytes, charset: str) -> str:
     "befehle.txt") decides over any label."""
     label = charset.strip().lower()
     declared = _CHARSET_ALIASES.get(label, label)
-    bom = next((name for mark, name in _BOMS if raw.startswith(mark)), None)
+    bom = None
+    if raw.startswith(_BOM_MARKS):  # rarely: a look at each mark only then
+        bom = next((name for mark, name in _BOMS if raw.startswith(mark)), None)
     if bom:
         candidates = [bom, declared]
     elif raw.isascii() or declared.startswith(("utf-16", "utf-32")):
@@ -1225,11 +1283,32 @@ def order_lines(text: str) -> list[Line]:
     blank lines, signature and everything after ENDE (or an Outlook quote) are left out, and
     so is everything after the first ``MAX_LINES`` lines."""
     text, lines = _first_lines(text)
-    raw = [line.rstrip("\r") for line in lines]
     folded = text.casefold()
     attributed = _attributed(text, folded)
-    dropped = _reply_header_lines(raw) if attributed else set()
     may_end = _may_end(text, folded)
+    if not (attributed or may_end):
+        return _plain_lines(lines)
+    return _read_lines([line.rstrip("\r") for line in lines], attributed, may_end)
+
+
+def _plain_lines(lines: list[str]) -> list[Line]:
+    """``_read_lines`` of a text in which no line may end it nor attribute a quote (nearly
+    every order mail): each line without its comment and trailing blanks, unless that
+    leaves nothing or the line is quoted. A line's "\r" needs no step of its own here:
+    ``rstrip`` takes it with the blanks, and a quote's ">" is looked for at the start.
+    tests/mail/test_order_lines.py holds the two equal."""
+    result: list[Line] = []
+    for no, line in enumerate(lines, 1):
+        content = line.split("#", 1)[0].rstrip()
+        if content and not line.lstrip().startswith(">"):
+            result.append(Line(no, content))
+    return result
+
+
+def _read_lines(raw: list[str], attributed: bool, may_end: bool) -> list[Line]:
+    """The order lines of ``raw`` (the text's lines, each without its "\r"); ``attributed``
+    and ``may_end``: whether the text may hold an attribution line, a line that ends it."""
+    dropped = _reply_header_lines(raw) if attributed else set()
     result: list[Line] = []
     for index, line in enumerate(raw):
         content = line.split("#", 1)[0].rstrip()

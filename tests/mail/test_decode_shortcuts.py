@@ -408,3 +408,30 @@ def test_payload_bytes_as_the_email_package(
     parts = message._Parts()
     got = outcome(message._payload_bytes, part, parts)
     assert got == outcome(part.get_payload, decode=True)
+
+
+def test_header_values_are_remembered_only_when_short() -> None:
+    """From:, a sender's address problem and the Content-Type's decoding are remembered by
+    value for short values only (no sender makes the daemon keep megabytes), and a
+    remembered answer is the one worked out anew."""
+    short = "Anna Beispiel <anna@example.org>"
+    long = "Anna " + "B" * 300 + " <anna@example.org>"
+    kept = message._from_address.cache_info().currsize
+    assert message._from_address(short) == ("anna@example.org", "Anna Beispiel")
+    assert message._from_address(short) == ("anna@example.org", "Anna Beispiel")
+    assert message._from_address(long) == ("anna@example.org", "Anna " + "B" * 300)
+    assert message._from_address.cache_info().currsize <= kept + 1
+    for ctype in ('text/plain; charset="utf-8"; format=flowed; delsp=yes', "text/html", None):
+        assert message._plain_form(ctype) == message._plain_form(ctype)
+    assert message._plain_form('text/plain; charset="utf-8"; format=flowed; delsp=yes') == (
+        "utf-8",
+        True,
+        True,
+    )
+    padded = "text/plain;" + " " * 300 + "charset=latin1"
+    before = message._plain_form.cache_info().currsize
+    assert message._plain_form(padded) == ("latin1", False, False)
+    assert message._plain_form.cache_info().currsize == before
+    assert message._plain_form(None) == ("us-ascii", False, False)
+    assert message._plain_form("image/png") is None
+    assert message._plain_form("text/plain; name=orders.txt") is None
