@@ -463,3 +463,24 @@ def test_a_sync_failing_half_way_forgets_the_seats(kept: Store, tmp_path: Path) 
     assert _read(kept) != before
     kept.db.commit()
     assert _read(kept) == _truth(tmp_path)
+
+
+def test_mail_bytes_are_stored_as_the_blobs_they_were(tmp_path: Path) -> None:
+    """The inbox's raw mail and the outbox's message are bound as ``bytearray`` (no adapter
+    look-up): stored as BLOBs, byte for byte, and read back as ``bytes``, as before — also
+    bytes that are no text, and an empty mail."""
+    store = _store(tmp_path)
+    raws = [b"From: a@b.test\r\n\r\nhi\xff\x00\r\n", b"", bytes(range(256)) * 8]
+    with store.transaction():
+        for n, raw in enumerate(raws):
+            assert store.store_incoming(
+                f"k{n}", f"<m{n}@b.test>", "a@b.test", raw, NOW, "c", looked=True
+            )
+            store.enqueue("g1", "accepted", "a@b.test", f"<q{n}@gm.test>", raw, NOW)
+    rows = store.db.execute("SELECT typeof(raw), raw FROM inbox ORDER BY id").fetchall()
+    assert [(kind, bytes(raw)) for kind, raw in rows] == [("blob", raw) for raw in raws]
+    assert [type(raw) for _, raw in rows] == [bytes] * len(raws)
+    sent = store.db.execute("SELECT typeof(message) FROM outbox ORDER BY id").fetchall()
+    assert [kind for (kind,) in sent] == ["blob"] * len(raws)
+    assert [row.message for row in store.due_mail(NOW)] == raws
+    assert [row.raw for row in store.unprocessed()] == raws
