@@ -408,18 +408,35 @@ def _quoted_printable(body: str) -> str:
     """The body as ``set_content(cte="quoted-printable")`` writes it: lines normalised,
     a final line break, UTF-8 bytes quoted to 76 columns. ``body_encode`` quotes every
     line on its own (a line break is never quoted, nor split), so the body is quoted a
-    line at a time, each line once (``_quoted_line``: the acknowledgements of a burst
-    share most of their lines, the greeting, the notes, the deadline, the sign-off)."""
-    return "".join([_quoted_body_line(line) for line in body.splitlines() or [""]])
+    line at a time, each line once: the acknowledgements of a burst share most of their
+    lines (the greeting, the notes, the deadline, the sign-off), kept in ``_BODY_LINES``
+    by their text. The kept lines are looked up all at once (``map`` of the dict's
+    ``get``, no Python call a line: ~2/3 less than a cache function called for each of
+    the ~20 lines of every reply); only the lines not kept are quoted."""
+    lines = body.splitlines() or [""]
+    quoted = list(map(_BODY_LINES.get, lines))
+    if None in quoted:
+        for at, text in enumerate(quoted):
+            if text is None:
+                quoted[at] = _quoted_body_line(lines[at])
+    return "".join(quoted)
 
 
-@lru_cache(maxsize=8192)
+# Body lines quoted (``_quoted_printable``), by their text: a lone ``str`` is its own key
+# (no key tuple, no bytes encoded and hashed for a look-up). Forgotten all at once when
+# full; another thread's line lost at worst, and quoted again.
+_BODY_LINES: dict[str, str] = {}
+BODY_LINES_KEPT = 8192
+
+
 def _quoted_body_line(line: str) -> str:
-    """``_quoted_line`` of one line of a body, kept by its text: a lone ``str`` argument is
-    its own key in ``lru_cache`` (no key tuple made, no bytes encoded and hashed for each
-    of the ~20 lines of every reply). Quoted by ``_quoted_line``'s own function, not
-    through its cache: the line is kept here, once."""
-    return _quoted_line.__wrapped__(line.encode("utf-8"), 76)
+    """``_quoted_line`` of one line of a body, kept in ``_BODY_LINES``. Quoted by
+    ``_quoted_line``'s own function, not through its cache: the line is kept here, once."""
+    text = _quoted_line.__wrapped__(line.encode("utf-8"), 76)
+    if len(_BODY_LINES) >= BODY_LINES_KEPT:
+        _BODY_LINES.clear()
+    _BODY_LINES[line] = text
+    return text
 
 
 def _date(date: datetime) -> str:

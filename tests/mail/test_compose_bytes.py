@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
 from gm_daemon.games.protocol import Attachment
+from gm_daemon.mail import compose as compose_module
 from gm_daemon.mail.compose import (
     _quoted_printable,
     _references,
@@ -293,6 +294,21 @@ def _quoted_whole(body: str) -> str:
 )
 def test_a_body_quoted_line_by_line_is_the_body_quoted_whole(body: str) -> None:
     assert _quoted_printable(body) == _quoted_whole(body)
+
+
+def test_bodies_quoted_from_kept_lines_when_the_kept_ones_overflow(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Lines kept, forgotten when ``BODY_LINES_KEPT`` are, and quoted again: every body
+    is the body quoted whole, whether its lines were kept, partly kept or not at all."""
+    monkeypatch.setattr(compose_module, "BODY_LINES_KEPT", 5)
+    monkeypatch.setattr(compose_module, "_BODY_LINES", {})
+    lines = ["Hallo Anna,", "", "Runde 1: „angenommen“.", "x" * 80, "a ", "= ä", "Gruß"]
+    for first in range(len(lines)):
+        for size in range(1, 5):
+            body = "\n".join(lines[first : first + size] + lines[:first])
+            assert _quoted_printable(body) == _quoted_whole(body)
+            assert len(compose_module._BODY_LINES) <= 5
 
 
 @pytest.mark.parametrize("count", [1, _Tokens.BATCH, 3 * _Tokens.BATCH + 5])
