@@ -497,7 +497,9 @@ class Store:
         # ``Connection.execute`` makes a new cursor for each (~2.7 k instructions, a tenth
         # of such a statement's cost outside SQLite). One thread uses the connection. The
         # transactions' BEGIN, COMMIT and ROLLBACK, and the look at ``PRAGMA data_version``
-        # that starts each, run on it too (a group's, a fetched chunk's, a sender batch's).
+        # that starts each, run on it too (a group's, a fetched chunk's, a sender batch's),
+        # and the sender's ``due_mail``, read whole at once. Made before ``row_factory`` is
+        # set, it gives plain tuples.
         self._writes = self.db.cursor()
         self._grouped = False  # inside ``group``: transactions are part of it
         self._steps = True  # ... and each a savepoint (``group(steps=False)``: not)
@@ -1263,15 +1265,13 @@ class Store:
         index ``outbox_due``, sorted as they are) and only their rows read: sorting the
         rows themselves copied every due mail's message into SQLite's sorter for each
         batch, so a backlog of n mails cost n²/``limit`` copies."""
-        return [
-            OutboxRow(*r)
-            for r in self.db.execute(
-                "SELECT id, recipient, message, attempts, message_id FROM outbox WHERE id IN"
-                " (SELECT id FROM outbox WHERE status = 'pending' AND next_attempt_at <= ?"
-                " ORDER BY id LIMIT ?) ORDER BY id",
-                (iso(now), limit),
-            )
-        ]
+        rows = self._writes.execute(  # plain tuples (no ``sqlite3.Row``), read whole here
+            "SELECT id, recipient, message, attempts, message_id FROM outbox WHERE id IN"
+            " (SELECT id FROM outbox WHERE status = 'pending' AND next_attempt_at <= ?"
+            " ORDER BY id LIMIT ?) ORDER BY id",
+            (iso(now), limit),
+        )
+        return list(map(OutboxRow._make, rows))
 
     def next_mail_attempt(self) -> datetime | None:
         row = self.db.execute(
