@@ -8,13 +8,17 @@ from __future__ import annotations
 import ast
 import contextlib
 import inspect
+import json
 import sqlite3
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from gm_daemon import store as store_module
 from gm_daemon.store import GameRow, GroupUndone, PlayerRow, Store
@@ -463,3 +467,47 @@ def test_a_sync_failing_half_way_forgets_the_seats(kept: Store, tmp_path: Path) 
     assert _read(kept) != before
     kept.db.commit()
     assert _read(kept) == _truth(tmp_path)
+
+
+def test_mail_bytes_are_stored_as_the_blobs_they_were(tmp_path: Path) -> None:
+    """The inbox's raw mail and the outbox's message are bound as ``bytearray`` (no adapter
+    look-up): stored as BLOBs, byte for byte, and read back as ``bytes``, as before — also
+    bytes that are no text, and an empty mail."""
+    store = _store(tmp_path)
+    raws = [b"From: a@b.test\r\n\r\nhi\xff\x00\r\n", b"", bytes(range(256)) * 8]
+    with store.transaction():
+        for n, raw in enumerate(raws):
+            assert store.store_incoming(
+                f"k{n}", f"<m{n}@b.test>", "a@b.test", raw, NOW, "c", looked=True
+            )
+            store.enqueue("g1", "accepted", "a@b.test", f"<q{n}@gm.test>", raw, NOW)
+    rows = store.db.execute("SELECT typeof(raw), raw FROM inbox ORDER BY id").fetchall()
+    assert [(kind, bytes(raw)) for kind, raw in rows] == [("blob", raw) for raw in raws]
+    assert [type(raw) for _, raw in rows] == [bytes] * len(raws)
+    sent = store.db.execute("SELECT typeof(message) FROM outbox ORDER BY id").fetchall()
+    assert [kind for (kind,) in sent] == ["blob"] * len(raws)
+    assert [row.message for row in store.due_mail(NOW)] == raws
+    assert [row.raw for row in store.unprocessed()] == raws
+
+
+_JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats()
+    | st.text(alphabet=st.characters(codec="utf-8"), max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner),
+    max_leaves=20,
+)
+
+
+@given(st.dictionaries(st.text(max_size=6), _JSON_VALUES, max_size=5))
+def test_orders_are_stored_as_json_dumps_writes_them(orders: dict[str, Any]) -> None:
+    """The orders' text by the encoder made once is ``json.dumps``'s, character for
+    character (NaN and infinities, non-ASCII and control characters, nesting)."""
+    assert store_module._orders_json(orders) == json.dumps(orders)
+
+
+def test_orders_that_are_no_json_are_refused_as_json_dumps_refuses_them() -> None:
+    with pytest.raises(TypeError, match="Object of type object is not JSON serializable"):
+        store_module._orders_json({"shots": [object()]})

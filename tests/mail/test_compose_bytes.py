@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta, timezone
 from email import message_from_bytes
 from email.errors import MessageError
@@ -16,8 +18,10 @@ from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
 from gm_daemon.games.protocol import Attachment
+from gm_daemon.mail import compose as compose_module
 from gm_daemon.mail.compose import (
     _quoted_printable,
+    _references,
     _Tokens,
     compose,
     compose_bytes,
@@ -292,6 +296,21 @@ def test_a_body_quoted_line_by_line_is_the_body_quoted_whole(body: str) -> None:
     assert _quoted_printable(body) == _quoted_whole(body)
 
 
+def test_bodies_quoted_from_kept_lines_when_the_kept_ones_overflow(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Lines kept, forgotten when ``BODY_LINES_KEPT`` are, and quoted again: every body
+    is the body quoted whole, whether its lines were kept, partly kept or not at all."""
+    monkeypatch.setattr(compose_module, "BODY_LINES_KEPT", 5)
+    monkeypatch.setattr(compose_module, "_BODY_LINES", {})
+    lines = ["Hallo Anna,", "", "Runde 1: „angenommen“.", "x" * 80, "a ", "= ä", "Gruß"]
+    for first in range(len(lines)):
+        for size in range(1, 5):
+            body = "\n".join(lines[first : first + size] + lines[:first])
+            assert _quoted_printable(body) == _quoted_whole(body)
+            assert len(compose_module._BODY_LINES) <= 5
+
+
 @pytest.mark.parametrize("count", [1, _Tokens.BATCH, 3 * _Tokens.BATCH + 5])
 def test_message_ids_are_unique_and_our_own_across_batches(count: int) -> None:
     """Tokens come from the system's random source a batch at a time: every id has the one
@@ -302,6 +321,54 @@ def test_message_ids_are_unique_and_our_own_across_batches(count: int) -> None:
     assert len(set(ids)) == count and len(set(taken)) == count
     assert all(is_own_message_id(i, "gm.test") for i in ids)
     assert all(len(t) == 12 and set(t) <= set("0123456789abcdef") for t in taken)
+
+
+def test_tokens_taken_by_threads_at_once_are_each_their_own() -> None:
+    """The tokens wait in a deque without a lock: threads taking at once, across several
+    batches, never get the same one."""
+    tokens = _Tokens()
+    start = threading.Barrier(8)
+
+    def take(_: int) -> list[str]:
+        start.wait()
+        return [tokens.take() for _ in range(_Tokens.BATCH)]
+
+    with ThreadPoolExecutor(8) as pool:
+        taken = [token for part in pool.map(take, range(8)) for token in part]
+    assert len(taken) == 8 * _Tokens.BATCH == len(set(taken))
+
+
+def _references_in_general(
+    sender: str, game_id: str | None, in_reply_to: str | None, references: list[str]
+) -> list[str]:
+    """What ``_references`` did for every mail before the mailer's case (no references)
+    was taken apart: the thread root first, the mail replied to last, each once."""
+    refs = list(references)
+    if game_id is not None:
+        refs.insert(0, f"<game.{game_id}@{sender.split('@', 1)[1]}>")
+    if in_reply_to and in_reply_to not in refs:
+        refs.append(in_reply_to)
+    return list(dict.fromkeys(refs))
+
+
+_IDS = ["<a@players.test>", "<game.hn1@gm.test>", "<game.hn2@gm.test>", ""]
+
+
+@given(
+    st.sampled_from(["gm@gm.test", "gm@other.test"]),
+    st.sampled_from([None, "hn1", "hn2"]),
+    st.sampled_from([None, *_IDS]),
+    st.lists(st.sampled_from(_IDS), max_size=3),
+)
+def test_references_without_any_given_are_those_of_the_general_way(
+    sender: str, game_id: str | None, in_reply_to: str | None, references: list[str]
+) -> None:
+    assert _references(sender, game_id, in_reply_to, references) == _references_in_general(
+        sender, game_id, in_reply_to, references
+    )
+    assert _references(sender, game_id, in_reply_to, ()) == _references_in_general(
+        sender, game_id, in_reply_to, []
+    )
 
 
 _BREAKS = [

@@ -15,6 +15,8 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from gm_daemon.mail import maildir
 from gm_daemon.mail.maildir import MaildirInbox, MaildirSender
@@ -397,3 +399,11 @@ def test_every_file_of_a_batch_is_flushed_before_any_is_delivered(
     assert len(synced) == len(set(synced)) == len(mails)
     assert in_new == [0] * len(mails)
     assert len(list((tmp_path / "new").iterdir())) == len(mails)
+
+
+@given(st.lists(st.sampled_from([b"\r\n", b"\r", b"\n", b"a", b"\r\r\n", b"=0D"]), max_size=12))
+def test_a_mail_s_lines_unix_as_every_crlf_replaced(parts: list[bytes]) -> None:
+    """The CRs deleted where each is one of a CRLF, the pairs replaced where one is not:
+    always what replacing every CRLF gives (a CR alone, doubled, at either end)."""
+    message = b"".join(parts)
+    assert maildir._unix_lines(message) == message.replace(b"\r\n", b"\n")
