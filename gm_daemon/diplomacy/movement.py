@@ -208,30 +208,35 @@ class _Phase:
     # --- 5. the new board ---------------------------------------------------------------
     def _result(self, r: Resolver, void: dict[int, str]) -> MovementResult:
         board = self.board
-        n = len(self.units)
-        moved = [r.otype[u] == MOVE and r.result[u] for u in range(n)]
+        units = self.units
+        n = len(units)
+        otype, prov, attackers = r.otype, r.prov, r.attackers
+        moved = [t == MOVE and ok for t, ok in zip(otype, r.result, strict=True)]
         dislodger = [-1] * n
         for u in range(n):
             if not moved[u]:
-                for k in r.attackers[r.prov[u]]:
+                for k in attackers[prov[u]]:
                     if moved[k]:
                         dislodger[u] = k
         after: list[Unit] = []
-        for u, unit in enumerate(self.units):
+        chosen = self.chosen
+        for u, unit in enumerate(units):
             if dislodger[u] >= 0:
                 continue
-            legal = self.chosen[u]
+            legal = chosen[u]
             if moved[u] and legal is not None:
                 after.append(Unit(unit.power, unit.kind, legal.dest_loc))
             else:
                 after.append(unit)
-        occupied = {board.province_of[u.loc] for u in after}
+        province_of = board.province_of
+        occupied = {province_of[u.loc] for u in after}
+        dest = r.dest
         contested = frozenset(
-            r.dest[k]
+            dest[k]
             for k in range(n)
-            if r.otype[k] == MOVE
+            if otype[k] == MOVE
             and not moved[k]
-            and r.dest[k] not in occupied
+            and dest[k] not in occupied
             and r.prevent_strength(k) > 0
         )
         dislodged = tuple(
@@ -254,9 +259,11 @@ class _Phase:
     def _outcomes(
         self, r: Resolver, void: dict[int, str], moved: list[bool], dislodger: list[int]
     ) -> list[Outcome]:
+        """One outcome per order, in the order given, then the holds the engine supplies.
+        Most orders succeed with no reason: that case is decided without building one."""
         result: dict[int, Outcome] = dict(self.early)
         implied: list[Outcome] = []
-        chosen, source, names = self.chosen, self.source, self.names
+        chosen, source, names, text = self.chosen, self.source, self.names, self._text
         for u, unit in enumerate(self.units):
             legal = chosen[u]
             by = dislodger[u]
@@ -268,39 +275,35 @@ class _Phase:
                         why, ok = "no order", SUCCEEDS
                     implied.append(Outcome(None, unit.power, f"{names[u]} H", ok, why))
                 continue
-            ok, reasons = self._judged(u, legal, r, void, moved)
+            why = self._reason(u, r, void, moved)
             if by >= 0:
-                reasons.append(f"dislodged by {names[by]}")
-                ok = False
+                why = f"{why}; dislodged by {names[by]}" if why else f"dislodged by {names[by]}"
+                ok = FAILS
+            else:
+                ok = SUCCEEDS if why is None else FAILS
             k = source[u]
             assert k is not None
-            result[k] = Outcome(
-                k, unit.power, self._text(legal), SUCCEEDS if ok else FAILS, "; ".join(reasons)
-            )
+            result[k] = Outcome(k, unit.power, text(legal), ok, why or "")
         return [result[k] for k in sorted(result)] + implied
 
-    def _judged(
-        self, u: int, legal: Legal, r: Resolver, void: dict[int, str], moved: list[bool]
-    ) -> tuple[bool, list[str]]:
-        if u in void:
-            return False, [void[u]]
+    def _reason(self, u: int, r: Resolver, void: dict[int, str], moved: list[bool]) -> str | None:
+        """None when the order succeeds, else why it fails ("" when there is nothing to
+        say): the reasons joined by "; "."""
+        if void and u in void:
+            return void[u]
         t = r.otype[u]
         if t == MOVE:
-            return (True, []) if moved[u] else (False, self._why_bounced(u, r))
+            return None if moved[u] else "; ".join(self._why_bounced(u, r))
         if t == SUPPORT:
-            if r.result[u]:
-                return True, []
-            return False, self._why_cut(u, r)
+            return None if r.result[u] else "; ".join(self._why_cut(u, r))
         if t == CONVOY:
             if r.result[u]:
-                return True, []
-            if r.paradox[u]:
-                return False, ["convoy paradox: the fleet holds (Szykman rule)"]
-            return False, []
-        return True, []
+                return None
+            return "convoy paradox: the fleet holds (Szykman rule)" if r.paradox[u] else ""
+        return None
 
     def _why_bounced(self, u: int, r: Resolver) -> list[str]:
-        name = self._name
+        names = self.names
         if not r.path(u):
             fleets = r.convoyers[u]
             if not fleets:
@@ -316,20 +319,20 @@ class _Phase:
         if opp >= 0:
             defend = r.defend_strength(opp)
             if attack == 0:
-                reasons.append(f"may not dislodge own {name(opp)}")
+                reasons.append(f"may not dislodge own {names[opp]}")
             elif attack <= defend:
                 verb = "bounced with" if attack == defend else "beaten by"
-                reasons.append(f"{verb} {name(opp)} (head-to-head)")
+                reasons.append(f"{verb} {names[opp]} (head-to-head)")
         elif j >= 0 and attack <= r.hold_strength(d):
             if r.otype[j] == MOVE:
-                reasons.append(f"{name(j)} did not move away")
+                reasons.append(f"{names[j]} did not move away")
             elif attack == 0:
-                reasons.append(f"may not dislodge own {name(j)}")
+                reasons.append(f"may not dislodge own {names[j]}")
             else:
-                reasons.append(f"bounced off {name(j)}")
+                reasons.append(f"bounced off {names[j]}")
         for k in r.attackers[d]:
             if k != u and attack <= r.prevent_strength(k):
-                reasons.append(f"bounced with {name(k)}")
+                reasons.append(f"bounced with {names[k]}")
         return reasons or ["failed"]
 
     def _why_cut(self, u: int, r: Resolver) -> list[str]:
@@ -338,28 +341,29 @@ class _Phase:
             for k in r.attackers[r.prov[u]]
             if r.power[k] != r.power[u] and r.prov[k] != r.dest[u] and r.path(k)
         ]
-        return [f"support cut by {self._name(k)}" for k in cutters]
+        return [f"support cut by {self.names[k]}" for k in cutters]
 
     # --- text ---------------------------------------------------------------------------
-    def _name(self, u: int) -> str:
-        return self.names[u]
-
     def _text(self, legal: Legal) -> str:
         """The normalised order: actual unit types, the coast a fleet will take."""
-        board = self.board
-        me = self._name(legal.unit)
-        if legal.otype == HOLD:
+        otype = legal.otype
+        names = self.names
+        me = names[legal.unit]
+        if otype == HOLD:
             return f"{me} H"
-        if legal.otype == MOVE:
-            via = " VIA" if legal.via else ""
-            return f"{me} - {board.names[legal.dest_loc]}{via}"
-        other = self._name(legal.target)
-        if legal.otype == SUPPORT:
-            if legal.dest == self.prov[legal.target]:
+        places = self.board.names
+        if otype == MOVE:
+            if legal.via:
+                return f"{me} - {places[legal.dest_loc]} VIA"
+            return f"{me} - {places[legal.dest_loc]}"
+        target = legal.target
+        other = names[target]
+        if otype == SUPPORT:
+            if legal.dest == self.prov[target]:
                 return f"{me} S {other}"
-            where = board.names[legal.coast if legal.coast >= 0 else legal.dest]
+            where = places[legal.coast if legal.coast >= 0 else legal.dest]
             return f"{me} S {other} - {where}"
-        return f"{me} C {other} - {board.names[legal.dest]}"
+        return f"{me} C {other} - {places[legal.dest]}"
 
 
 def _with_kinds(pos: Situation, order: Order) -> Order:
