@@ -244,7 +244,7 @@ class _Phase:
             for u in range(n)
             if dislodger[u] >= 0
         )
-        outcomes = self._outcomes(r, void, moved, dislodger)
+        outcomes = self._outcomes(r, void, dislodger)
         return MovementResult(tuple(outcomes), tuple(after), dislodged, contested)
 
     def _dislodgement(
@@ -256,14 +256,13 @@ class _Phase:
         return Dislodgement(unit, r.prov[k], by_convoy, options)
 
     # --- outcomes and reasons -----------------------------------------------------------
-    def _outcomes(
-        self, r: Resolver, void: dict[int, str], moved: list[bool], dislodger: list[int]
-    ) -> list[Outcome]:
+    def _outcomes(self, r: Resolver, void: dict[int, str], dislodger: list[int]) -> list[Outcome]:
         """One outcome per order, in the order given, then the holds the engine supplies.
         Most orders succeed with no reason: that case is decided without building one."""
         result: dict[int, Outcome] = dict(self.early)
         implied: list[Outcome] = []
         chosen, source, names, text = self.chosen, self.source, self.names, self._text
+        otype, succeeded = r.otype, r.result
         for u, unit in enumerate(self.units):
             legal = chosen[u]
             by = dislodger[u]
@@ -275,32 +274,31 @@ class _Phase:
                         why, ok = "no order", SUCCEEDS
                     implied.append(Outcome(None, unit.power, f"{names[u]} H", ok, why))
                 continue
-            why = self._reason(u, r, void, moved)
-            if by >= 0:
-                why = f"{why}; dislodged by {names[by]}" if why else f"dislodged by {names[by]}"
-                ok = FAILS
+            if void and u in void:
+                reason: str | None = void[u]
+            elif otype[u] == HOLD or succeeded[u]:
+                reason = None  # a hold (no decision), or the order's decision is "succeeds"
             else:
-                ok = SUCCEEDS if why is None else FAILS
+                reason = self._failure(u, r)
+            if by >= 0:
+                dislodged = f"dislodged by {names[by]}"
+                reason, ok = f"{reason}; {dislodged}" if reason else dislodged, FAILS
+            else:
+                ok = SUCCEEDS if reason is None else FAILS
             k = source[u]
             assert k is not None
-            result[k] = Outcome(k, unit.power, text(legal), ok, why or "")
+            result[k] = Outcome(k, unit.power, text(legal), ok, reason or "")
         return [result[k] for k in sorted(result)] + implied
 
-    def _reason(self, u: int, r: Resolver, void: dict[int, str], moved: list[bool]) -> str | None:
-        """None when the order succeeds, else why it fails ("" when there is nothing to
-        say): the reasons joined by "; "."""
-        if void and u in void:
-            return void[u]
+    def _failure(self, u: int, r: Resolver) -> str:
+        """Why a move, support or convoy the resolver decided "fails" failed ("" when there
+        is nothing to say): the reasons joined by "; "."""
         t = r.otype[u]
         if t == MOVE:
-            return None if moved[u] else "; ".join(self._why_bounced(u, r))
+            return "; ".join(self._why_bounced(u, r))
         if t == SUPPORT:
-            return None if r.result[u] else "; ".join(self._why_cut(u, r))
-        if t == CONVOY:
-            if r.result[u]:
-                return None
-            return "convoy paradox: the fleet holds (Szykman rule)" if r.paradox[u] else ""
-        return None
+            return "; ".join(self._why_cut(u, r))
+        return "convoy paradox: the fleet holds (Szykman rule)" if r.paradox[u] else ""
 
     def _why_bounced(self, u: int, r: Resolver) -> list[str]:
         names = self.names
