@@ -86,9 +86,10 @@ def judge(pos: Situation, power: str, order: Order) -> Legal | Illegal:
     kind = type(order)
     if kind not in _MOVEMENT_ORDERS:
         return Illegal("not an order for the movement phase")
-    found = _own_unit(pos, power, order.unit)  # type: ignore[union-attr]
-    if type(found) is Illegal:
-        return found
+    ref = order.unit  # type: ignore[union-attr]
+    found = pos.at[ref.place.province]
+    if found < 0 or pos.units[found].power != power:
+        return _not_own(pos, ref)
     if kind is Move:
         return _move(pos, found, order.to, order.via_convoy)  # type: ignore[union-attr]
     if kind is Support:
@@ -101,14 +102,13 @@ def judge(pos: Situation, power: str, order: Order) -> Legal | Illegal:
 _MOVEMENT_ORDERS = frozenset({Hold, Move, Support, Convoy})
 
 
-def _own_unit(pos: Situation, power: str, ref: UnitRef) -> int | Illegal:
+def _not_own(pos: Situation, ref: UnitRef) -> Illegal:
+    """Why an order names no unit of ``power`` (``judge`` looks for the unit itself)."""
     i = pos.at[ref.place.province]
     if i < 0:
         return Illegal(f"no unit in {pos.board.names[ref.place.province]}")
     unit = pos.units[i]
-    if unit.power != power:
-        return Illegal(f"{unit_text(pos.board, unit)} belongs to {unit.power}")
-    return i
+    return Illegal(f"{unit_text(pos.board, unit)} belongs to {unit.power}")
 
 
 def _text(pos: Situation, i: int) -> str:
