@@ -207,43 +207,40 @@ class _Phase:
 
     # --- 5. the new board ---------------------------------------------------------------
     def _result(self, r: Resolver, void: dict[int, str]) -> MovementResult:
+        """The new board: one pass over the units after the moves are known."""
         board = self.board
         units = self.units
         n = len(units)
         otype, prov, attackers = r.otype, r.prov, r.attackers
         moved = [t == MOVE and ok for t, ok in zip(otype, r.result, strict=True)]
+        chosen = self.chosen
         dislodger = [-1] * n
-        for u in range(n):
-            if not moved[u]:
+        after: list[Unit] = []
+        lost: list[int] = []  # dislodged units, in unit order
+        failed: list[int] = []  # moves that failed
+        for u, unit in enumerate(units):
+            if moved[u]:
+                legal = chosen[u]
+                if legal is not None:
+                    after.append(Unit(unit.power, unit.kind, legal.dest_loc))
+                    continue
+            else:
+                if otype[u] == MOVE:
+                    failed.append(u)
                 for k in attackers[prov[u]]:
                     if moved[k]:
                         dislodger[u] = k
-        after: list[Unit] = []
-        chosen = self.chosen
-        for u, unit in enumerate(units):
-            if dislodger[u] >= 0:
-                continue
-            legal = chosen[u]
-            if moved[u] and legal is not None:
-                after.append(Unit(unit.power, unit.kind, legal.dest_loc))
-            else:
-                after.append(unit)
+                if dislodger[u] >= 0:
+                    lost.append(u)
+                    continue
+            after.append(unit)
         province_of = board.province_of
         occupied = {province_of[u.loc] for u in after}
         dest = r.dest
         contested = frozenset(
-            dest[k]
-            for k in range(n)
-            if otype[k] == MOVE
-            and not moved[k]
-            and dest[k] not in occupied
-            and r.prevent_strength(k) > 0
+            dest[k] for k in failed if dest[k] not in occupied and r.prevent_strength(k) > 0
         )
-        dislodged = tuple(
-            self._dislodgement(u, dislodger[u], r, occupied, contested)
-            for u in range(n)
-            if dislodger[u] >= 0
-        )
+        dislodged = tuple(self._dislodgement(u, dislodger[u], r, occupied, contested) for u in lost)
         outcomes = self._outcomes(r, void, dislodger)
         return MovementResult(tuple(outcomes), tuple(after), dislodged, contested)
 
