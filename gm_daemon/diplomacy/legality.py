@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from gm_daemon.diplomacy.board import ARMY, FLEET, Board
+from gm_daemon.diplomacy.board import ARMY, FLEET, SEA, Board
 from gm_daemon.diplomacy.convoys import necessary_seas, route_exists
 from gm_daemon.diplomacy.orders import (
     Convoy,
@@ -60,14 +60,15 @@ class Situation:
         self.board = board
         self.units = units
         at = [-1] * board.n_provinces
+        seas: list[int] = []
+        province_of, terrain = board.province_of, board.terrain
         for i, u in enumerate(units):
-            at[board.province_of[u.loc]] = i
+            province = province_of[u.loc]
+            at[province] = i
+            if u.kind == FLEET and terrain[province] == SEA:
+                seas.append(province)
         self.at = at
-        self.fleet_seas = frozenset(
-            board.province_of[u.loc]
-            for u in units
-            if u.kind == FLEET and board.is_sea(board.province_of[u.loc])
-        )
+        self.fleet_seas = frozenset(seas)
         self.convoy_fallback = convoy_fallback
         self._necessary: dict[tuple[int, int], set[int]] = {}
 
