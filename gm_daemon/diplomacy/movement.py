@@ -142,8 +142,9 @@ class _Phase:
         for c in self.chosen:
             if c is not None and c.otype == CONVOY:
                 fleets.setdefault((c.target, c.dest), []).append(c.unit)
+        units = self.units
         for u, legal in enumerate(self.chosen):
-            if legal is None or legal.otype != MOVE or self.units[u].kind != ARMY:
+            if legal is None or legal.otype != MOVE or units[u].kind != ARMY:
                 continue
             if not legal.land:
                 convoyed[u] = True
@@ -151,8 +152,8 @@ class _Phase:
             carriers = fleets.get((u, legal.dest), ()) if fleets else ()
             if not carriers and not legal.via:
                 continue  # neither "via convoy" nor a fleet convoying it: it walks
-            power = self.units[u].power
-            intent = legal.via or any(self.units[f].power == power for f in carriers)
+            power = units[u].power
+            intent = legal.via or any(units[f].power == power for f in carriers)
             if intent and self.rules.convoy_fallback:
                 seas = {self.prov[f] for f in carriers}
                 intent = route_exists(self.board, self.prov[u], legal.dest, seas)
