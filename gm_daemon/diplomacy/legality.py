@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from gm_daemon.diplomacy.board import ARMY, FLEET, Board
+from gm_daemon.diplomacy.board import ARMY, FLEET, SEA, Board
 from gm_daemon.diplomacy.convoys import necessary_seas, route_exists
 from gm_daemon.diplomacy.orders import (
     Convoy,
@@ -60,14 +60,15 @@ class Situation:
         self.board = board
         self.units = units
         at = [-1] * board.n_provinces
+        seas: list[int] = []
+        province_of, terrain = board.province_of, board.terrain
         for i, u in enumerate(units):
-            at[board.province_of[u.loc]] = i
+            province = province_of[u.loc]
+            at[province] = i
+            if u.kind == FLEET and terrain[province] == SEA:
+                seas.append(province)
         self.at = at
-        self.fleet_seas = frozenset(
-            board.province_of[u.loc]
-            for u in units
-            if u.kind == FLEET and board.is_sea(board.province_of[u.loc])
-        )
+        self.fleet_seas = frozenset(seas)
         self.convoy_fallback = convoy_fallback
         self._necessary: dict[tuple[int, int], set[int]] = {}
 
@@ -86,9 +87,10 @@ def judge(pos: Situation, power: str, order: Order) -> Legal | Illegal:
     kind = type(order)
     if kind not in _MOVEMENT_ORDERS:
         return Illegal("not an order for the movement phase")
-    found = _own_unit(pos, power, order.unit)  # type: ignore[union-attr]
-    if type(found) is Illegal:
-        return found
+    ref = order.unit  # type: ignore[union-attr]
+    found = pos.at[ref.place.province]
+    if found < 0 or pos.units[found].power != power:
+        return _not_own(pos, ref)
     if kind is Move:
         return _move(pos, found, order.to, order.via_convoy)  # type: ignore[union-attr]
     if kind is Support:
@@ -101,14 +103,13 @@ def judge(pos: Situation, power: str, order: Order) -> Legal | Illegal:
 _MOVEMENT_ORDERS = frozenset({Hold, Move, Support, Convoy})
 
 
-def _own_unit(pos: Situation, power: str, ref: UnitRef) -> int | Illegal:
+def _not_own(pos: Situation, ref: UnitRef) -> Illegal:
+    """Why an order names no unit of ``power`` (``judge`` looks for the unit itself)."""
     i = pos.at[ref.place.province]
     if i < 0:
         return Illegal(f"no unit in {pos.board.names[ref.place.province]}")
     unit = pos.units[i]
-    if unit.power != power:
-        return Illegal(f"{unit_text(pos.board, unit)} belongs to {unit.power}")
-    return i
+    return Illegal(f"{unit_text(pos.board, unit)} belongs to {unit.power}")
 
 
 def _text(pos: Situation, i: int) -> str:

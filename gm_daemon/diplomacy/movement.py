@@ -142,8 +142,9 @@ class _Phase:
         for c in self.chosen:
             if c is not None and c.otype == CONVOY:
                 fleets.setdefault((c.target, c.dest), []).append(c.unit)
+        units = self.units
         for u, legal in enumerate(self.chosen):
-            if legal is None or legal.otype != MOVE or self.units[u].kind != ARMY:
+            if legal is None or legal.otype != MOVE or units[u].kind != ARMY:
                 continue
             if not legal.land:
                 convoyed[u] = True
@@ -151,8 +152,8 @@ class _Phase:
             carriers = fleets.get((u, legal.dest), ()) if fleets else ()
             if not carriers and not legal.via:
                 continue  # neither "via convoy" nor a fleet convoying it: it walks
-            power = self.units[u].power
-            intent = legal.via or any(self.units[f].power == power for f in carriers)
+            power = units[u].power
+            intent = legal.via or any(units[f].power == power for f in carriers)
             if intent and self.rules.convoy_fallback:
                 seas = {self.prov[f] for f in carriers}
                 intent = route_exists(self.board, self.prov[u], legal.dest, seas)
@@ -207,39 +208,41 @@ class _Phase:
 
     # --- 5. the new board ---------------------------------------------------------------
     def _result(self, r: Resolver, void: dict[int, str]) -> MovementResult:
+        """The new board: one pass over the units after the moves are known."""
         board = self.board
-        n = len(self.units)
-        moved = [r.otype[u] == MOVE and r.result[u] for u in range(n)]
+        units = self.units
+        n = len(units)
+        otype, prov, attackers = r.otype, r.prov, r.attackers
+        moved = [t == MOVE and ok for t, ok in zip(otype, r.result, strict=True)]
+        chosen = self.chosen
         dislodger = [-1] * n
-        for u in range(n):
-            if not moved[u]:
-                for k in r.attackers[r.prov[u]]:
+        after: list[Unit] = []
+        lost: list[int] = []  # dislodged units, in unit order
+        failed: list[int] = []  # moves that failed
+        for u, unit in enumerate(units):
+            if moved[u]:
+                legal = chosen[u]
+                if legal is not None:
+                    after.append(Unit(unit.power, unit.kind, legal.dest_loc))
+                    continue
+            else:
+                if otype[u] == MOVE:
+                    failed.append(u)
+                for k in attackers[prov[u]]:
                     if moved[k]:
                         dislodger[u] = k
-        after: list[Unit] = []
-        for u, unit in enumerate(self.units):
-            if dislodger[u] >= 0:
-                continue
-            legal = self.chosen[u]
-            if moved[u] and legal is not None:
-                after.append(Unit(unit.power, unit.kind, legal.dest_loc))
-            else:
-                after.append(unit)
-        occupied = {board.province_of[u.loc] for u in after}
+                if dislodger[u] >= 0:
+                    lost.append(u)
+                    continue
+            after.append(unit)
+        province_of = board.province_of
+        occupied = {province_of[u.loc] for u in after}
+        dest = r.dest
         contested = frozenset(
-            r.dest[k]
-            for k in range(n)
-            if r.otype[k] == MOVE
-            and not moved[k]
-            and r.dest[k] not in occupied
-            and r.prevent_strength(k) > 0
+            dest[k] for k in failed if dest[k] not in occupied and r.prevent_strength(k) > 0
         )
-        dislodged = tuple(
-            self._dislodgement(u, dislodger[u], r, occupied, contested)
-            for u in range(n)
-            if dislodger[u] >= 0
-        )
-        outcomes = self._outcomes(r, void, moved, dislodger)
+        dislodged = tuple(self._dislodgement(u, dislodger[u], r, occupied, contested) for u in lost)
+        outcomes = self._outcomes(r, void, dislodger)
         return MovementResult(tuple(outcomes), tuple(after), dislodged, contested)
 
     def _dislodgement(
@@ -251,12 +254,13 @@ class _Phase:
         return Dislodgement(unit, r.prov[k], by_convoy, options)
 
     # --- outcomes and reasons -----------------------------------------------------------
-    def _outcomes(
-        self, r: Resolver, void: dict[int, str], moved: list[bool], dislodger: list[int]
-    ) -> list[Outcome]:
+    def _outcomes(self, r: Resolver, void: dict[int, str], dislodger: list[int]) -> list[Outcome]:
+        """One outcome per order, in the order given, then the holds the engine supplies.
+        Most orders succeed with no reason: that case is decided without building one."""
         result: dict[int, Outcome] = dict(self.early)
         implied: list[Outcome] = []
-        chosen, source, names = self.chosen, self.source, self.names
+        chosen, source, names, text = self.chosen, self.source, self.names, self._text
+        otype, succeeded = r.otype, r.result
         for u, unit in enumerate(self.units):
             legal = chosen[u]
             by = dislodger[u]
@@ -268,39 +272,34 @@ class _Phase:
                         why, ok = "no order", SUCCEEDS
                     implied.append(Outcome(None, unit.power, f"{names[u]} H", ok, why))
                 continue
-            ok, reasons = self._judged(u, legal, r, void, moved)
+            if void and u in void:
+                reason: str | None = void[u]
+            elif otype[u] == HOLD or succeeded[u]:
+                reason = None  # a hold (no decision), or the order's decision is "succeeds"
+            else:
+                reason = self._failure(u, r)
             if by >= 0:
-                reasons.append(f"dislodged by {names[by]}")
-                ok = False
+                dislodged = f"dislodged by {names[by]}"
+                reason, ok = f"{reason}; {dislodged}" if reason else dislodged, FAILS
+            else:
+                ok = SUCCEEDS if reason is None else FAILS
             k = source[u]
             assert k is not None
-            result[k] = Outcome(
-                k, unit.power, self._text(legal), SUCCEEDS if ok else FAILS, "; ".join(reasons)
-            )
+            result[k] = Outcome(k, unit.power, text(legal), ok, reason or "")
         return [result[k] for k in sorted(result)] + implied
 
-    def _judged(
-        self, u: int, legal: Legal, r: Resolver, void: dict[int, str], moved: list[bool]
-    ) -> tuple[bool, list[str]]:
-        if u in void:
-            return False, [void[u]]
+    def _failure(self, u: int, r: Resolver) -> str:
+        """Why a move, support or convoy the resolver decided "fails" failed ("" when there
+        is nothing to say): the reasons joined by "; "."""
         t = r.otype[u]
         if t == MOVE:
-            return (True, []) if moved[u] else (False, self._why_bounced(u, r))
+            return "; ".join(self._why_bounced(u, r))
         if t == SUPPORT:
-            if r.result[u]:
-                return True, []
-            return False, self._why_cut(u, r)
-        if t == CONVOY:
-            if r.result[u]:
-                return True, []
-            if r.paradox[u]:
-                return False, ["convoy paradox: the fleet holds (Szykman rule)"]
-            return False, []
-        return True, []
+            return "; ".join(self._why_cut(u, r))
+        return "convoy paradox: the fleet holds (Szykman rule)" if r.paradox[u] else ""
 
     def _why_bounced(self, u: int, r: Resolver) -> list[str]:
-        name = self._name
+        names = self.names
         if not r.path(u):
             fleets = r.convoyers[u]
             if not fleets:
@@ -316,20 +315,20 @@ class _Phase:
         if opp >= 0:
             defend = r.defend_strength(opp)
             if attack == 0:
-                reasons.append(f"may not dislodge own {name(opp)}")
+                reasons.append(f"may not dislodge own {names[opp]}")
             elif attack <= defend:
                 verb = "bounced with" if attack == defend else "beaten by"
-                reasons.append(f"{verb} {name(opp)} (head-to-head)")
+                reasons.append(f"{verb} {names[opp]} (head-to-head)")
         elif j >= 0 and attack <= r.hold_strength(d):
             if r.otype[j] == MOVE:
-                reasons.append(f"{name(j)} did not move away")
+                reasons.append(f"{names[j]} did not move away")
             elif attack == 0:
-                reasons.append(f"may not dislodge own {name(j)}")
+                reasons.append(f"may not dislodge own {names[j]}")
             else:
-                reasons.append(f"bounced off {name(j)}")
+                reasons.append(f"bounced off {names[j]}")
         for k in r.attackers[d]:
             if k != u and attack <= r.prevent_strength(k):
-                reasons.append(f"bounced with {name(k)}")
+                reasons.append(f"bounced with {names[k]}")
         return reasons or ["failed"]
 
     def _why_cut(self, u: int, r: Resolver) -> list[str]:
@@ -338,28 +337,29 @@ class _Phase:
             for k in r.attackers[r.prov[u]]
             if r.power[k] != r.power[u] and r.prov[k] != r.dest[u] and r.path(k)
         ]
-        return [f"support cut by {self._name(k)}" for k in cutters]
+        return [f"support cut by {self.names[k]}" for k in cutters]
 
     # --- text ---------------------------------------------------------------------------
-    def _name(self, u: int) -> str:
-        return self.names[u]
-
     def _text(self, legal: Legal) -> str:
         """The normalised order: actual unit types, the coast a fleet will take."""
-        board = self.board
-        me = self._name(legal.unit)
-        if legal.otype == HOLD:
+        otype = legal.otype
+        names = self.names
+        me = names[legal.unit]
+        if otype == HOLD:
             return f"{me} H"
-        if legal.otype == MOVE:
-            via = " VIA" if legal.via else ""
-            return f"{me} - {board.names[legal.dest_loc]}{via}"
-        other = self._name(legal.target)
-        if legal.otype == SUPPORT:
-            if legal.dest == self.prov[legal.target]:
+        places = self.board.names
+        if otype == MOVE:
+            if legal.via:
+                return f"{me} - {places[legal.dest_loc]} VIA"
+            return f"{me} - {places[legal.dest_loc]}"
+        target = legal.target
+        other = names[target]
+        if otype == SUPPORT:
+            if legal.dest == self.prov[target]:
                 return f"{me} S {other}"
-            where = board.names[legal.coast if legal.coast >= 0 else legal.dest]
+            where = places[legal.coast if legal.coast >= 0 else legal.dest]
             return f"{me} S {other} - {where}"
-        return f"{me} C {other} - {board.names[legal.dest]}"
+        return f"{me} C {other} - {places[legal.dest]}"
 
 
 def _with_kinds(pos: Situation, order: Order) -> Order:

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import cache, lru_cache
-from operator import itemgetter
 from typing import Any
 
 from gm_daemon.diplomacy.adjustments import adjudicate_adjustments
@@ -271,16 +270,32 @@ def _outcomes_json(
 
 
 def _units_json(board: Board, units: Sequence[Unit], powers: list[str]) -> dict[str, list[str]]:
+    """Each power's unit tokens, sorted by place ("F STP/NC" by "STP/NC")."""
     result: dict[str, list[str]] = {p: [] for p in powers}
     names = board.unit_names
     for u in units:
-        result.setdefault(u.power, []).append(names[u.kind][u.loc])
+        tokens = result.get(u.power)
+        if tokens is None:
+            tokens = result[u.power] = []
+        tokens.append(names[u.kind][u.loc])
+    by_place = _by_place(board).__getitem__
     for tokens in result.values():
-        tokens.sort(key=_AFTER_KIND)
+        tokens.sort(key=by_place)
     return result
 
 
-_AFTER_KIND = itemgetter(slice(2, None))  # "F STP/NC" -> "STP/NC": units sorted by place
+@cache
+def _by_place(board: Board) -> dict[str, int]:
+    """Every unit token of the board -> the rank of its place's name among all the names, so
+    sorting by it sorts by the name ("F STP/NC" -> rank of "STP/NC") without slicing each
+    token. Two tokens share a rank exactly when they share a place, so ties (and the sort's
+    stability) fall as they did when sorting by the sliced name."""
+    rank = {
+        loc: k for k, loc in enumerate(sorted(range(len(board.names)), key=board.names.__getitem__))
+    }
+    return {
+        token: rank[loc] for tokens in board.unit_names.values() for loc, token in enumerate(tokens)
+    }
 
 
 def _dislodged_json(board: Board, dislodged: Sequence[Dislodgement]) -> dict[str, list[dict]]:

@@ -229,7 +229,7 @@ class Resolver:
         return self._convoy(i)
 
     def _move(self, i: int) -> bool:
-        if not self.path(i):
+        if self.convoyed[i] and not self.path(i):  # over land: always (see path)
             return False
         attack = self.attack_strength(i)
         j = self.opponent[i]
@@ -251,7 +251,7 @@ class Resolver:
             if self.power[k] == power:
                 continue
             if self.prov[k] != helped:
-                if self.path(k):
+                if not self.convoyed[k] or self.path(k):
                     return False
             elif self.resolve(k):
                 return False
@@ -287,6 +287,8 @@ class Resolver:
         return False
 
     def _count(self, supports: Sequence[int], exclude_power: str | None = None) -> int:
+        """The supports (of another power than ``exclude_power``) not cut. The strengths call
+        it only when there are any: most units have none."""
         n = 0
         for s in supports:
             if self.power[s] != exclude_power and self.resolve(s):
@@ -294,14 +296,15 @@ class Resolver:
         return n
 
     def attack_strength(self, i: int) -> int:
-        if not self.path(i):
+        if self.convoyed[i] and not self.path(i):  # over land: always (see path)
             return 0
         j = self.at[self.dest[i]]
+        supports = self.move_supports[i]
         if j < 0 or (self.opponent[i] < 0 and self.otype[j] == MOVE and self.resolve(j)):
-            return 1 + self._count(self.move_supports[i])
+            return 1 + self._count(supports) if supports else 1
         if self.power[j] == self.power[i]:
             return 0
-        return 1 + self._count(self.move_supports[i], self.power[j])
+        return 1 + self._count(supports, self.power[j]) if supports else 1
 
     def hold_strength(self, province: int) -> int:
         j = self.at[province]
@@ -309,15 +312,18 @@ class Resolver:
             return 0
         if self.otype[j] == MOVE:
             return 0 if self.resolve(j) else 1
-        return 1 + self._count(self.hold_supports[j])
+        supports = self.hold_supports[j]
+        return 1 + self._count(supports) if supports else 1
 
     def defend_strength(self, i: int) -> int:
-        return 1 + self._count(self.move_supports[i])
+        supports = self.move_supports[i]
+        return 1 + self._count(supports) if supports else 1
 
     def prevent_strength(self, i: int) -> int:
-        if not self.path(i):
+        if self.convoyed[i] and not self.path(i):  # over land: always (see path)
             return 0
         j = self.opponent[i]
         if j >= 0 and self.resolve(j):
             return 0
-        return 1 + self._count(self.move_supports[i])
+        supports = self.move_supports[i]
+        return 1 + self._count(supports) if supports else 1

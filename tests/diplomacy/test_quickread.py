@@ -9,6 +9,7 @@ which writes orders in every notation and spoils some of them.
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable
 
 import pytest
@@ -18,7 +19,16 @@ from lark import Lark
 
 from gm_daemon.diplomacy import quickread
 from gm_daemon.diplomacy.board import Board, standard_board
-from gm_daemon.diplomacy.orders import Order, Place, UnitRef, order_text
+from gm_daemon.diplomacy.orders import (
+    Convoy,
+    Hold,
+    Move,
+    Order,
+    Place,
+    Support,
+    UnitRef,
+    order_text,
+)
 from gm_daemon.diplomacy.quickread import (
     canonical_read,
     canonical_tables,
@@ -253,6 +263,91 @@ def test_the_engines_notation_is_read_at_once_as_by_the_grammar() -> None:
                  "F NTH C F LON - BEL", "A XYZ - BUR", "A PAR - SPA/XC", "A PAR-BUR"):  # fmt: skip
         assert canonical_read(text, tables) is None, text
         _assert_same(text)
+
+
+# The engine's notation as one regular expression: what ``canonical_read`` read by before it
+# split on spaces, kept here as its specification. Group 1 ends the unit.
+_TOKEN_RE = quickread._TOKEN_RE
+_CANONICAL = re.compile(
+    rf"[AF] ({_TOKEN_RE}) (?:H|- ({_TOKEN_RE})( VIA)?|S ([AF] {_TOKEN_RE})(?: - ({_TOKEN_RE}))?"
+    rf"|C (A {_TOKEN_RE}) - ({_TOKEN_RE}))"
+)
+
+
+def _canonical_read_by_pattern(text: str, tables: quickread.CanonicalTables) -> Order | None:
+    match = _CANONICAL.fullmatch(text)
+    if match is None:
+        return None
+    unit = tables.units.get(text[: match.end(1)])
+    if unit is None:
+        return None
+    to, via, supported, to_support, army, to_convoy = match.groups()[1:]
+    units, places = tables.units, tables.places
+    if to is not None:
+        place = places.get(to)
+        return None if place is None else Move(unit, place, via is not None)
+    if supported is not None:
+        ref = units.get(supported)
+        if ref is None:
+            return None
+        if to_support is None:
+            return Support(unit, ref, None)
+        place = places.get(to_support)
+        return None if place is None else Support(unit, ref, place)
+    if army is not None:
+        ref, place = units.get(army), places.get(to_convoy)
+        return None if ref is None or place is None else Convoy(unit, ref, place)
+    return Hold(unit)
+
+
+def _spoilt(text: str) -> list[str]:
+    """The text and near misses of it: other spaces, cases, words left out or added."""
+    words = text.split(" ")
+    variants = [
+        text,
+        f" {text}",
+        f"{text} ",
+        f"{text}\n",
+        text.replace(" ", "  ", 1),
+        text.replace(" ", "\t", 1),
+        text.lower(),
+        text.replace("-", "->"),
+        f"{text} VIA",
+        f"{text} H",
+        " ".join(words[:-1]),
+        " ".join(words[1:]),
+        text.replace(" A ", " F "),
+        text.replace(" F ", " A "),
+        text.replace("/", ""),
+    ]
+    variants += [" ".join(words[:k] + words[k + 1 :]) for k in range(len(words))]
+    variants += [" ".join([*words[:k], "S", *words[k:]]) for k in range(len(words))]
+    return variants
+
+
+def test_the_notation_reader_takes_what_its_pattern_takes() -> None:
+    """Splitting on spaces reads the same orders as the regular expression it replaced, and
+    refuses the same texts (each is then left to ``quick_read`` and the grammar)."""
+    tables = _canonical_tables(B)
+    assert tables is not None
+    texts = [v for text in _canonical_texts() for v in _spoilt(text)]
+    texts += ["", "A", "A PAR", "H", "A PAR X", "A PAR - ", "A PAR S", "A PAR C A BUR -"]
+    taken = 0
+    for text in texts:
+        order = canonical_read(text, tables)
+        assert order == _canonical_read_by_pattern(text, tables), repr(text)
+        taken += order is not None
+    assert 0 < taken < len(texts)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["A", "F", "PAR", "BUR", "STP/NC", "NTH", "H", "-", "S", "C",
+                                 "VIA", "via", "", "\t", "Par"]), max_size=8))  # fmt: skip
+def test_the_notation_reader_on_any_words(words: list[str]) -> None:
+    tables = _canonical_tables(B)
+    assert tables is not None
+    text = " ".join(words)
+    assert canonical_read(text, tables) == _canonical_read_by_pattern(text, tables), repr(text)
 
 
 def test_another_grammars_keywords_turn_the_notation_reader_off() -> None:
